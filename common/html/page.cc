@@ -1,0 +1,276 @@
+#include "common/html/page.h"
+
+#include <gumbo.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "common/html/charset.h"
+#include "common/html/nesting.h"
+#include "common/html/text.h"
+
+namespace vertex::html {
+namespace {
+
+void InitLibxml2Once() {
+  static std::once_flag once;
+  std::call_once(once, [] { xmlInitParser(); });
+}
+
+// FNV-1a: a stable 32-bit token for a tag name, the same in every process
+// and for every Gumbo version.
+uint32_t TagToken(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h & ~TagSink::kEndTag;
+}
+
+struct KnownTags {
+  std::array<uint32_t, GUMBO_TAG_LAST + 1> tokens;
+  KnownTags() {
+    for (int t = 0; t <= GUMBO_TAG_LAST; ++t) {
+      tokens[t] = TagToken(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    }
+  }
+};
+
+const KnownTags& Known() {
+  static const KnownTags* known = new KnownTags();
+  return *known;
+}
+
+// The lowercase name of an element, in `scratch` when it must be built.
+std::string_view ElementName(const GumboElement& e, std::string* scratch) {
+  if (e.tag != GUMBO_TAG_UNKNOWN) return gumbo_normalized_tagname(e.tag);
+  GumboStringPiece piece = e.original_tag;
+  if (piece.length == 0) return "unknown";
+  gumbo_tag_from_original_text(&piece);
+  scratch->assign(piece.data, piece.length);
+  absl::AsciiStrToLower(scratch);
+  if (scratch->empty()) *scratch = "unknown";
+  return *scratch;
+}
+
+void Link(xmlNodePtr parent, xmlNodePtr child) {
+  child->parent = parent;
+  if (parent->last == nullptr) {
+    parent->children = child;
+  } else {
+    child->prev = parent->last;
+    parent->last->next = child;
+  }
+  parent->last = child;
+}
+
+struct Frame {
+  const GumboVector* children;
+  unsigned next;
+  xmlNodePtr parent;
+  uint32_t end_token;  // 0 for the document frame
+};
+
+struct DocDeleter {
+  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
+};
+
+}  // namespace
+
+// ---- Node ----
+
+bool Node::is_element() const { return node_ && node_->type == XML_ELEMENT_NODE; }
+bool Node::is_text() const { return node_ && node_->type == XML_TEXT_NODE; }
+
+std::string_view Node::tag() const {
+  if (!is_element()) return {};
+  return reinterpret_cast<const char*>(node_->name);
+}
+
+namespace {
+xmlAttrPtr FindAttr(xmlNodePtr node, std::string_view name) {
+  if (node == nullptr || node->type != XML_ELEMENT_NODE) return nullptr;
+  for (xmlAttrPtr a = node->properties; a != nullptr; a = a->next) {
+    if (name == reinterpret_cast<const char*>(a->name)) return a;
+  }
+  return nullptr;
+}
+}  // namespace
+
+std::string Node::attribute(std::string_view name) const {
+  xmlAttrPtr a = FindAttr(node_, name);
+  if (a == nullptr || a->children == nullptr || a->children->content == nullptr) return {};
+  return reinterpret_cast<const char*>(a->children->content);
+}
+
+bool Node::has_attribute(std::string_view name) const { return FindAttr(node_, name) != nullptr; }
+
+Node Node::parent() const {
+  if (!node_ || !node_->parent || node_->parent->type != XML_ELEMENT_NODE) return Node();
+  return Node(node_->parent);
+}
+Node Node::first_child() const { return Node(node_ ? node_->children : nullptr); }
+Node Node::last_child() const { return Node(node_ ? node_->last : nullptr); }
+Node Node::next_sibling() const { return Node(node_ ? node_->next : nullptr); }
+Node Node::previous_sibling() const { return Node(node_ ? node_->prev : nullptr); }
+
+std::string Node::RawText() const {
+  if (!node_) return {};
+  if (node_->type == XML_TEXT_NODE) {
+    return node_->content ? reinterpret_cast<const char*>(node_->content) : "";
+  }
+  xmlChar* content = xmlNodeGetContent(node_);
+  if (content == nullptr) return {};
+  std::string s(reinterpret_cast<const char*>(content));
+  xmlFree(content);
+  return s;
+}
+
+std::string Node::Text() const { return NormalizeSpace(RawText()); }
+
+// ---- Page ----
+
+Page::Page(Page&& other) noexcept { *this = std::move(other); }
+
+Page& Page::operator=(Page&& other) noexcept {
+  if (this != &other) {
+    if (doc_) xmlFreeDoc(doc_);
+    doc_ = other.doc_;
+    other.doc_ = nullptr;
+    url_ = std::move(other.url_);
+    encoding_ = std::move(other.encoding_);
+    replacements_ = other.replacements_;
+    node_count_ = other.node_count_;
+    depth_ = other.depth_;
+  }
+  return *this;
+}
+
+Page::~Page() {
+  if (doc_) xmlFreeDoc(doc_);
+}
+
+Node Page::root() const { return Node(doc_ ? xmlDocGetRootElement(doc_) : nullptr); }
+
+// ---- Parser ----
+
+Parser::Parser(ParseOptions options) : options_(options) { InitLibxml2Once(); }
+
+namespace {
+
+// Mirrors Gumbo's tree into `doc` without recursion, feeding `sink`.
+// Returns false when the tree is deeper than `max_depth`.
+bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* sink,
+            size_t* node_count, int* depth_out) {
+  const KnownTags& known = Known();
+  std::vector<Frame> stack;
+  stack.reserve(64);
+  stack.push_back({&document->v.document.children, 0, reinterpret_cast<xmlNodePtr>(doc), 0});
+  std::string scratch;
+  size_t count = 0;
+  int max_seen = 0;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next >= top.children->length) {
+      if (sink && top.end_token) sink->OnTag(top.end_token | TagSink::kEndTag);
+      stack.pop_back();
+      continue;
+    }
+    const GumboNode* child = static_cast<const GumboNode*>(top.children->data[top.next++]);
+    xmlNodePtr parent = top.parent;
+    switch (child->type) {
+      case GUMBO_NODE_ELEMENT:
+      case GUMBO_NODE_TEMPLATE: {
+        const GumboElement& e = child->v.element;
+        const std::string_view name = ElementName(e, &scratch);
+        const uint32_t token =
+            e.tag != GUMBO_TAG_UNKNOWN ? known.tokens[e.tag] : TagToken(name);
+        const std::string name_z(name);
+        xmlNodePtr node = xmlNewDocNode(doc, nullptr, BAD_CAST name_z.c_str(), nullptr);
+        for (unsigned i = 0; i < e.attributes.length; ++i) {
+          const auto* a = static_cast<const GumboAttribute*>(e.attributes.data[i]);
+          xmlNewProp(node, BAD_CAST a->name, BAD_CAST a->value);
+        }
+        Link(parent, node);
+        ++count;
+        const int depth = static_cast<int>(stack.size());
+        if (depth > max_depth) return false;
+        if (depth > max_seen) max_seen = depth;
+        if (sink) sink->OnTag(token);
+        stack.push_back({&e.children, 0, node, token});
+        break;
+      }
+      case GUMBO_NODE_TEXT:
+      case GUMBO_NODE_CDATA:
+      case GUMBO_NODE_WHITESPACE: {
+        if (parent == reinterpret_cast<xmlNodePtr>(doc)) break;
+        const char* text = child->v.text.text;
+        Link(parent, xmlNewDocTextLen(doc, BAD_CAST text, static_cast<int>(std::strlen(text))));
+        ++count;
+        break;
+      }
+      default:  // comments, and the document node itself
+        break;
+    }
+  }
+  *node_count = count;
+  *depth_out = max_seen;
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
+                                   std::string_view http_content_type, TagSink* sink) {
+  if (bytes.empty()) return absl::InvalidArgumentError("page '" + url + "' is empty");
+  if (bytes.size() > options_.max_page_bytes) {
+    return absl::ResourceExhaustedError(
+        "page '" + url + "' is " + std::to_string(bytes.size()) +
+        " bytes, over the page size limit of " + std::to_string(options_.max_page_bytes));
+  }
+  DecodedText text = DecodeToUtf8(bytes, http_content_type);
+  const NestingEstimate nesting = EstimateNestingDepth(text.utf8, options_.max_depth);
+  if (nesting.offset_over_limit != std::string_view::npos) {
+    return absl::ResourceExhaustedError(
+        "page '" + url + "' nests elements deeper than the depth limit of " +
+        std::to_string(options_.max_depth) + " (near byte " +
+        std::to_string(nesting.offset_over_limit) + ")");
+  }
+
+  GumboOptions gumbo_options = kGumboDefaultOptions;
+  gumbo_options.allocator = &Arena::GumboAllocate;
+  gumbo_options.deallocator = &Arena::GumboFree;
+  gumbo_options.userdata = &arena_;
+  gumbo_options.max_errors = 0;  // parse errors are not reported; skip recording them
+  GumboOutput* output =
+      gumbo_parse_with_options(&gumbo_options, text.utf8.data(), text.utf8.size());
+  // The whole Gumbo tree lives in the arena: reset it instead of calling the
+  // (recursive) gumbo_destroy_output.
+  struct ArenaReset {
+    Arena* arena;
+    ~ArenaReset() { arena->Reset(); }
+  } arena_reset{&arena_};
+
+  std::unique_ptr<xmlDoc, DocDeleter> doc(xmlNewDoc(BAD_CAST "1.0"));
+  doc->dict = xmlDictCreate();
+  Page page;
+  if (!Mirror(output->document, doc.get(), options_.max_depth, sink, &page.node_count_,
+              &page.depth_)) {
+    return absl::ResourceExhaustedError("page '" + url +
+                                        "' nests elements deeper than the depth limit of " +
+                                        std::to_string(options_.max_depth));
+  }
+  page.doc_ = doc.release();
+  page.url_ = std::move(url);
+  page.encoding_ = std::move(text.encoding);
+  page.replacements_ = text.replacements;
+  return page;
+}
+
+}  // namespace vertex::html

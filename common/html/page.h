@@ -1,0 +1,146 @@
+// The page model: page bytes and URL -> UTF-8 -> Gumbo (HTML5 parsing) -> a
+// libxml2 document mirror on which compiled XPath 1.0 runs (see xpath.h).
+//
+// The mirror keeps elements (lowercase names, attributes) and text; it drops
+// comments, the doctype, and whitespace-only text outside <pre>/<textarea>.
+// While the mirror is built, each element's start and end are reported to an
+// optional TagSink, so structural signatures (shingle/) are computed in the
+// same walk, never by a second parse or traversal.
+//
+// Limits (ParseOptions): page size (default 8 MB) and nesting depth (default
+// 512, as in Blink's parser). Past them Parse() returns an error naming the
+// limit; no step anywhere recurses on the tree.
+//
+// Thread-safety: a Parser is not thread-safe (it owns a reusable arena): use
+// one per thread. A Page is immutable after parsing; const methods and Node
+// reads may be used from many threads at once.
+#ifndef VERTEX_COMMON_HTML_PAGE_H_
+#define VERTEX_COMMON_HTML_PAGE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "common/html/arena.h"
+
+struct _xmlNode;
+struct _xmlDoc;
+
+namespace vertex::html {
+
+// Receives the element sequence of a page in document order.
+class TagSink {
+ public:
+  // Token bit set for end tags.
+  static constexpr uint32_t kEndTag = 0x80000000u;
+
+  virtual ~TagSink() = default;
+  // `token` identifies the tag name (equal names give equal tokens, across
+  // pages and processes); kEndTag is set for the element's end.
+  virtual void OnTag(uint32_t token) = 0;
+};
+
+// A read-only handle to a node of a Page's document: an element or a text
+// node. Cheap to copy; valid while its Page lives. A default-constructed
+// Node is null (operator bool is false) and every accessor returns the
+// null/empty value.
+class Node {
+ public:
+  Node() = default;
+  explicit Node(_xmlNode* node) : node_(node) {}
+
+  explicit operator bool() const { return node_ != nullptr; }
+  bool operator==(const Node& other) const { return node_ == other.node_; }
+
+  bool is_element() const;
+  bool is_text() const;
+  // Lowercase element name; "" for text nodes.
+  std::string_view tag() const;
+  // The attribute's value, or "" when absent; see has_attribute().
+  std::string attribute(std::string_view name) const;
+  bool has_attribute(std::string_view name) const;
+
+  Node parent() const;  // null for the root element
+  Node first_child() const;
+  Node last_child() const;
+  Node next_sibling() const;
+  Node previous_sibling() const;
+
+  // The text of a text node, or the concatenated descendant text of an
+  // element (the XPath string-value), entities decoded, not normalised.
+  std::string RawText() const;
+  // RawText() with whitespace normalised (see NormalizeSpace in text.h).
+  std::string Text() const;
+
+  _xmlNode* raw() const { return node_; }
+
+ private:
+  _xmlNode* node_ = nullptr;
+};
+
+struct ParseOptions {
+  // Pages larger than this many bytes are refused (ResourceExhausted).
+  size_t max_page_bytes = 8 * 1024 * 1024;
+  // Documents nesting deeper than this are refused (ResourceExhausted).
+  int max_depth = 512;
+};
+
+class Page {
+ public:
+  Page(Page&&) noexcept;
+  Page& operator=(Page&&) noexcept;
+  ~Page();
+
+  const std::string& url() const { return url_; }
+  // The encoding the bytes were decoded from ("UTF-8", "windows-1252", ...).
+  const std::string& encoding() const { return encoding_; }
+  // How many undecodable byte sequences were replaced by U+FFFD.
+  size_t replacements() const { return replacements_; }
+  // Elements plus text nodes in the mirror.
+  size_t node_count() const { return node_count_; }
+  // Depth of the deepest node (the root element is at depth 1).
+  int depth() const { return depth_; }
+
+  // The <html> element.
+  Node root() const;
+  _xmlDoc* doc() const { return doc_; }
+
+ private:
+  friend class Parser;
+  Page() = default;
+
+  _xmlDoc* doc_ = nullptr;
+  std::string url_;
+  std::string encoding_;
+  size_t replacements_ = 0;
+  size_t node_count_ = 0;
+  int depth_ = 0;
+};
+
+class Parser {
+ public:
+  explicit Parser(ParseOptions options = {});
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  // Parses `bytes` (any encoding; see charset.h) fetched from `url`.
+  // `http_content_type` may be empty. `sink`, when not null, receives the tag
+  // sequence. Errors: InvalidArgument for an empty page, ResourceExhausted
+  // for a page over the size or depth limit (the message gives both).
+  absl::StatusOr<Page> Parse(std::string_view bytes, std::string url,
+                             std::string_view http_content_type = "",
+                             TagSink* sink = nullptr);
+
+  const ParseOptions& options() const { return options_; }
+
+ private:
+  ParseOptions options_;
+  Arena arena_;
+};
+
+}  // namespace vertex::html
+
+#endif  // VERTEX_COMMON_HTML_PAGE_H_

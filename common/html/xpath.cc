@@ -1,0 +1,130 @@
+#include "common/html/xpath.h"
+
+#include <libxml/xmlerror.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+
+namespace vertex::html {
+namespace {
+
+// ends-with(s, suffix) for XPath 1.0.
+void EndsWithFunction(xmlXPathParserContextPtr ctxt, int nargs) {
+  if (nargs != 2) {
+    xmlXPathErr(ctxt, XPATH_INVALID_ARITY);
+    return;
+  }
+  xmlChar* suffix = xmlXPathPopString(ctxt);
+  xmlChar* str = xmlXPathPopString(ctxt);
+  bool result = false;
+  if (str != nullptr && suffix != nullptr) {
+    const size_t n = std::strlen(reinterpret_cast<const char*>(str));
+    const size_t m = std::strlen(reinterpret_cast<const char*>(suffix));
+    result = m <= n && std::memcmp(str + (n - m), suffix, m) == 0;
+  }
+  xmlFree(str);
+  xmlFree(suffix);
+  valuePush(ctxt, xmlXPathNewBoolean(result ? 1 : 0));
+}
+
+// Collects libxml2's messages while alive, instead of printing them.
+class ErrorCapture {
+ public:
+  ErrorCapture() {
+    xmlSetStructuredErrorFunc(this, &ErrorCapture::Handle);
+    xmlSetGenericErrorFunc(nullptr, &ErrorCapture::Silent);
+  }
+  ~ErrorCapture() {
+    xmlSetStructuredErrorFunc(nullptr, nullptr);
+    xmlSetGenericErrorFunc(nullptr, nullptr);
+  }
+  const std::string& message() const { return message_; }
+
+ private:
+  static void Handle(void* self, xmlErrorPtr error) {
+    auto* capture = static_cast<ErrorCapture*>(self);
+    if (error == nullptr || error->message == nullptr || !capture->message_.empty()) return;
+    capture->message_ = std::string(absl::StripAsciiWhitespace(error->message));
+  }
+  static void Silent(void*, const char*, ...) {}
+  std::string message_;
+};
+
+struct ContextDeleter {
+  void operator()(xmlXPathContext* c) const { xmlXPathFreeContext(c); }
+};
+struct ObjectDeleter {
+  void operator()(xmlXPathObject* o) const { xmlXPathFreeObject(o); }
+};
+using ContextPtr = std::unique_ptr<xmlXPathContext, ContextDeleter>;
+using ObjectPtr = std::unique_ptr<xmlXPathObject, ObjectDeleter>;
+
+ContextPtr NewContext(const Page& page, Node context) {
+  ContextPtr ctx(xmlXPathNewContext(page.doc()));
+  xmlXPathRegisterFunc(ctx.get(), BAD_CAST "ends-with", &EndsWithFunction);
+  ctx->node = context ? context.raw() : reinterpret_cast<xmlNodePtr>(page.doc());
+  return ctx;
+}
+
+}  // namespace
+
+void XPath::CompDeleter::operator()(_xmlXPathCompExpr* comp) const { xmlXPathFreeCompExpr(comp); }
+
+absl::StatusOr<XPath> XPath::Compile(std::string_view expression) {
+  std::string expr(expression);
+  if (expr.empty()) return absl::InvalidArgumentError("XPath expression is empty");
+  if (expr.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError("XPath expression contains a NUL byte");
+  }
+  ErrorCapture capture;
+  // A context routes compile errors to the structured handler (without one,
+  // libxml2 prints them).
+  ContextPtr ctx(xmlXPathNewContext(nullptr));
+  xmlXPathCompExprPtr comp = xmlXPathCtxtCompile(ctx.get(), BAD_CAST expr.c_str());
+  if (comp == nullptr) {
+    return absl::InvalidArgumentError("XPath '" + expr + "' does not parse: " +
+                                      (capture.message().empty() ? "syntax error" : capture.message()));
+  }
+  return XPath(std::move(expr), comp);
+}
+
+absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) const {
+  ErrorCapture capture;
+  ContextPtr ctx = NewContext(page, context);
+  ObjectPtr result(xmlXPathCompiledEval(comp_.get(), ctx.get()));
+  if (result == nullptr) {
+    return absl::InvalidArgumentError("XPath '" + expression_ + "' failed: " +
+                                      (capture.message().empty() ? "evaluation error" : capture.message()));
+  }
+  if (result->type != XPATH_NODESET) {
+    return absl::InvalidArgumentError("XPath '" + expression_ + "' does not select nodes");
+  }
+  std::vector<Node> nodes;
+  const xmlNodeSetPtr set = result->nodesetval;
+  if (set == nullptr) return nodes;
+  nodes.reserve(set->nodeNr);
+  for (int i = 0; i < set->nodeNr; ++i) {
+    xmlNodePtr n = set->nodeTab[i];
+    if (n->type == XML_ELEMENT_NODE || n->type == XML_TEXT_NODE) nodes.emplace_back(n);
+  }
+  return nodes;
+}
+
+absl::StatusOr<std::string> XPath::EvaluateString(const Page& page, Node context) const {
+  ErrorCapture capture;
+  ContextPtr ctx = NewContext(page, context);
+  ObjectPtr result(xmlXPathCompiledEval(comp_.get(), ctx.get()));
+  if (result == nullptr) {
+    return absl::InvalidArgumentError("XPath '" + expression_ + "' failed: " +
+                                      (capture.message().empty() ? "evaluation error" : capture.message()));
+  }
+  xmlChar* s = xmlXPathCastToString(result.get());
+  std::string out = s ? reinterpret_cast<const char*>(s) : "";
+  xmlFree(s);
+  return out;
+}
+
+}  // namespace vertex::html

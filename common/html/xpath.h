@@ -1,0 +1,59 @@
+// XPath: a compiled XPath 1.0 expression evaluated on a Page's libxml2
+// document, with one extension function:
+//
+//   ends-with(string, suffix)  true when `string` ends with `suffix`
+//                              (XPath 2.0's fn:ends-with, absent in 1.0).
+//
+// Thread-safety: an XPath is immutable after Compile(); Select() and
+// EvaluateString() may be called from many threads at once (each call uses
+// its own evaluation context).
+#ifndef VERTEX_COMMON_HTML_XPATH_H_
+#define VERTEX_COMMON_HTML_XPATH_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/html/page.h"
+
+struct _xmlXPathCompExpr;
+
+namespace vertex::html {
+
+class XPath {
+ public:
+  // Compiles `expression`. InvalidArgument, naming the expression and
+  // libxml2's reason, when it does not parse.
+  static absl::StatusOr<XPath> Compile(std::string_view expression);
+
+  XPath(XPath&&) noexcept = default;
+  XPath& operator=(XPath&&) noexcept = default;
+
+  // The nodes the expression selects in document order, evaluated with
+  // `context` as the context node (the document when null). Attribute and
+  // other non-element, non-text nodes are skipped. InvalidArgument when the
+  // expression does not evaluate to a node-set (e.g. "1+1") or fails (an
+  // unknown function, say).
+  absl::StatusOr<std::vector<Node>> Select(const Page& page, Node context = Node()) const;
+
+  // string() of the expression's value.
+  absl::StatusOr<std::string> EvaluateString(const Page& page, Node context = Node()) const;
+
+  const std::string& expression() const { return expression_; }
+
+ private:
+  struct CompDeleter {
+    void operator()(_xmlXPathCompExpr* comp) const;
+  };
+  XPath(std::string expression, _xmlXPathCompExpr* comp)
+      : expression_(std::move(expression)), comp_(comp) {}
+
+  std::string expression_;
+  std::unique_ptr<_xmlXPathCompExpr, CompDeleter> comp_;
+};
+
+}  // namespace vertex::html
+
+#endif  // VERTEX_COMMON_HTML_XPATH_H_

@@ -1,0 +1,319 @@
+#include "common/html/page.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/html/charset.h"
+#include "common/html/nesting.h"
+#include "common/html/text.h"
+#include "common/html/xpath.h"
+#include "gtest/gtest.h"
+
+namespace vertex::html {
+namespace {
+
+class RecordingSink : public TagSink {
+ public:
+  void OnTag(uint32_t token) override { tokens.push_back(token); }
+  std::vector<uint32_t> tokens;
+};
+
+Page MustParse(std::string_view html, ParseOptions options = {}, TagSink* sink = nullptr) {
+  Parser parser(options);
+  absl::StatusOr<Page> page = parser.Parse(html, "http://example.test/p", "", sink);
+  EXPECT_TRUE(page.ok()) << page.status();
+  return std::move(page).value();
+}
+
+std::vector<std::string> Texts(const Page& page, const std::string& xpath) {
+  absl::StatusOr<XPath> x = XPath::Compile(xpath);
+  EXPECT_TRUE(x.ok()) << x.status();
+  absl::StatusOr<std::vector<Node>> nodes = x->Select(page);
+  EXPECT_TRUE(nodes.ok()) << nodes.status();
+  std::vector<std::string> out;
+  for (const Node& n : *nodes) out.push_back(n.Text());
+  return out;
+}
+
+TEST(PageTest, MirrorsElementsAttributesAndDecodedText) {
+  Page page = MustParse(
+      "<html><head><title>T &amp; U</title></head><body>"
+      "<div id=main class='a b'><span>Our  Price:&nbsp;<b>$25.99</b></span><!-- c --></div>"
+      "<P>unclosed<P>second</body></html>");
+  EXPECT_EQ(page.root().tag(), "html");
+  EXPECT_EQ(Texts(page, "//title"), std::vector<std::string>{"T & U"});
+  EXPECT_EQ(Texts(page, "//div[@id='main']/span"), std::vector<std::string>{"Our Price: $25.99"});
+  EXPECT_EQ(Texts(page, "//p"), (std::vector<std::string>{"unclosed", "second"}));
+  absl::StatusOr<XPath> div = XPath::Compile("//div");
+  ASSERT_TRUE(div.ok());
+  std::vector<Node> nodes = div->Select(page).value();
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0].attribute("class"), "a b");
+  EXPECT_TRUE(nodes[0].has_attribute("id"));
+  EXPECT_FALSE(nodes[0].has_attribute("style"));
+  EXPECT_EQ(nodes[0].attribute("style"), "");
+  EXPECT_EQ(nodes[0].parent().tag(), "body");
+  EXPECT_EQ(nodes[0].first_child().tag(), "span");
+  EXPECT_FALSE(nodes[0].first_child().next_sibling());  // the comment is dropped
+  EXPECT_GT(page.node_count(), 8u);
+}
+
+TEST(PageTest, ReportsEveryElementStartAndEndToTheSink) {
+  RecordingSink sink;
+  Page page = MustParse("<html><body><div><p>a</p><br></div></body></html>", {}, &sink);
+  // html head /head body div p /p br /br /div /body /html
+  ASSERT_EQ(sink.tokens.size(), 12u);
+  EXPECT_EQ(sink.tokens[0], sink.tokens[11] & ~TagSink::kEndTag);
+  EXPECT_TRUE(sink.tokens[11] & TagSink::kEndTag);
+  EXPECT_EQ(sink.tokens[5] | TagSink::kEndTag, sink.tokens[6]);  // p, /p
+  EXPECT_NE(sink.tokens[4], sink.tokens[5]);                     // div != p
+  // Tokens are stable across pages and parsers.
+  RecordingSink again;
+  MustParse("<div><p>other text</p><br></div>", {}, &again);
+  EXPECT_EQ(sink.tokens, again.tokens);
+}
+
+TEST(PageTest, UnknownTagsGetTheirOwnLowercaseNames) {
+  RecordingSink sink;
+  Page page = MustParse("<body><My-Widget x=1>w</My-Widget><other-widget>o</other-widget></body>", {}, &sink);
+  EXPECT_EQ(Texts(page, "//my-widget"), std::vector<std::string>{"w"});
+  EXPECT_EQ(Texts(page, "//other-widget"), std::vector<std::string>{"o"});
+  EXPECT_NE(sink.tokens[4], sink.tokens[6]);
+}
+
+TEST(XPathTest, EndsWithIsAvailable) {
+  Page page = MustParse("<ul><li>5 reviews</li><li>1 review</li><li>reviewer</li></ul>");
+  EXPECT_EQ(Texts(page, "//li[ends-with(., 'review') or ends-with(., 'reviews')]"),
+            (std::vector<std::string>{"5 reviews", "1 review"}));
+}
+
+TEST(XPathTest, SelectsTextNodesAndEvaluatesStrings) {
+  Page page = MustParse("<div><b>SKU:</b> AB-12<br><b>Brand:</b> Acme</div>");
+  EXPECT_EQ(Texts(page, "//b[.='SKU:']/following-sibling::text()[1]"), std::vector<std::string>{"AB-12"});
+  absl::StatusOr<XPath> count = XPath::Compile("count(//b)");
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(count->EvaluateString(page).value(), "2");
+}
+
+TEST(XPathTest, RejectsBadExpressionsWithTheirText) {
+  for (const char* bad : {"//div[", "//*[@id=='x']", "///", "", "count(("}) {
+    absl::StatusOr<XPath> x = XPath::Compile(bad);
+    ASSERT_FALSE(x.ok()) << bad;
+    EXPECT_EQ(x.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    if (*bad) EXPECT_NE(x.status().message().find(bad), std::string::npos) << x.status();
+  }
+  Page page = MustParse("<p>x</p>");
+  absl::StatusOr<XPath> not_nodes = XPath::Compile("1 + 1");
+  ASSERT_TRUE(not_nodes.ok());
+  EXPECT_EQ(not_nodes->Select(page).status().code(), absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<XPath> unknown = XPath::Compile("//p[no-such-function(.)]");
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->Select(page).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(XPathTest, ContextNodeIsHonoured) {
+  Page page = MustParse("<div id=a><i>1</i></div><div id=b><i>2</i></div>");
+  absl::StatusOr<XPath> divs = XPath::Compile("//div");
+  absl::StatusOr<XPath> rel = XPath::Compile("./i");
+  ASSERT_TRUE(divs.ok() && rel.ok());
+  std::vector<Node> d = divs->Select(page).value();
+  ASSERT_EQ(d.size(), 2u);
+  std::vector<Node> in_b = rel->Select(page, d[1]).value();
+  ASSERT_EQ(in_b.size(), 1u);
+  EXPECT_EQ(in_b[0].Text(), "2");
+}
+
+TEST(TextTest, NormalizeSpace) {
+  EXPECT_EQ(NormalizeSpace("  a \t\n b\xC2\xA0\xC2\xA0 c  "), "a b c");
+  EXPECT_EQ(NormalizeSpace(""), "");
+  EXPECT_EQ(NormalizeSpace(" \n "), "");
+  EXPECT_TRUE(IsBlank(" \xC2\xA0\t"));
+  EXPECT_FALSE(IsBlank(" x "));
+}
+
+// ---- charsets ----
+
+TEST(CharsetTest, DetectsTheDeclaredOrGuessedEncoding) {
+  struct Case {
+    std::string bytes, content_type, encoding, utf8_contains;
+    CharsetSource source;
+  };
+  const std::vector<Case> cases = {
+      {"\xEF\xBB\xBF<p>caf\xC3\xA9</p>", "", "UTF-8", "caf\xC3\xA9", CharsetSource::kBom},
+      {"<p>caf\xE9</p>", "text/html; charset=ISO-8859-1", "windows-1252", "caf\xC3\xA9",
+       CharsetSource::kHttpHeader},
+      {"<meta charset=\"windows-1252\"><p>\x93quoted\x94</p>", "", "windows-1252",
+       "\xE2\x80\x9Cquoted\xE2\x80\x9D", CharsetSource::kMetaTag},
+      {"<meta http-equiv=Content-Type content='text/html; charset=Shift_JIS'><p>\x93\xfa\x96\x7b\x8c\xea</p>",
+       "", "Shift_JIS", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", CharsetSource::kMetaTag},
+      {"<p>caf\xE9 au lait</p>", "", "windows-1252", "caf\xC3\xA9", CharsetSource::kDefault},
+      {"<p>plain \xE2\x82\xAC</p>", "", "UTF-8", "\xE2\x82\xAC", CharsetSource::kDefault},
+      {"<meta charset=no-such-charset><p>ok</p>", "", "UTF-8", "ok", CharsetSource::kDefault},
+  };
+  for (const Case& c : cases) {
+    DecodedText d = DecodeToUtf8(c.bytes, c.content_type);
+    EXPECT_EQ(d.encoding, c.encoding) << c.bytes;
+    EXPECT_EQ(d.source, c.source) << c.bytes;
+    EXPECT_NE(d.utf8.find(c.utf8_contains), std::string::npos) << c.bytes << " -> " << d.utf8;
+  }
+}
+
+TEST(CharsetTest, InvalidUtf8IsReplacedAndCounted) {
+  DecodedText d = DecodeToUtf8("<meta charset=utf-8><p>a\xC3\x28 b\xFF c\xED\xA0\x80</p>", "");
+  EXPECT_EQ(d.encoding, "UTF-8");
+  EXPECT_GE(d.replacements, 3u);
+  EXPECT_NE(d.utf8.find("a\xEF\xBF\xBD("), std::string::npos);
+  Page page = MustParse("<p>a\xC3\x28 b\xFF</p>");
+  EXPECT_EQ(Texts(page, "//p"), std::vector<std::string>{"a\xC3\x83( b\xC3\xBF"})
+      << "no charset declared and not UTF-8: guessed windows-1252";
+}
+
+TEST(CharsetTest, ShiftJisPageParses) {
+  Page page = MustParse(
+      "<html><head><meta charset=shift_jis></head><body><h1>\x93\xfa\x96\x7b\x8c\xea</h1></body></html>");
+  EXPECT_EQ(page.encoding(), "Shift_JIS");
+  EXPECT_EQ(Texts(page, "//h1"), std::vector<std::string>{"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E"});
+}
+
+// ---- limits and bad input ----
+
+TEST(BadInputTest, EmptyPageIsAnError) {
+  Parser parser;
+  absl::StatusOr<Page> page = parser.Parse("", "http://x.test/empty");
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(page.status().message().find("http://x.test/empty"), std::string::npos);
+}
+
+TEST(BadInputTest, BinaryGarbageYieldsAPage) {
+  std::string garbage;
+  uint32_t x = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    x = x * 1103515245 + 12345;
+    garbage.push_back(static_cast<char>(x >> 16));
+  }
+  Parser parser;
+  absl::StatusOr<Page> page = parser.Parse(garbage, "http://x.test/bin");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->root().tag(), "html");
+}
+
+TEST(BadInputTest, PageOverTheSizeLimitIsRefusedFast) {
+  const std::string huge(50 * 1024 * 1024, 'a');
+  Parser parser;
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Page> page = parser.Parse(huge, "http://x.test/huge");
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(page.status().message().find("8388608"), std::string::npos) << page.status();
+  EXPECT_NE(page.status().message().find("52428800"), std::string::npos) << page.status();
+  (void)start;
+}
+
+TEST(BadInputTest, LimitsAreConfigurable) {
+  ParseOptions small;
+  small.max_page_bytes = 100;
+  Parser parser(small);
+  EXPECT_EQ(parser.Parse(std::string(101, 'x'), "u").status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(parser.Parse(std::string(100, 'x'), "u").ok());
+}
+
+std::string Nested(const std::string& tag, int n) {
+  std::string s = "<html><body>";
+  for (int i = 0; i < n; ++i) s += "<" + tag + ">";
+  s += "deep";
+  for (int i = 0; i < n; ++i) s += "</" + tag + ">";
+  return s + "</body></html>";
+}
+
+TEST(BadInputTest, HundredThousandNestedDivsAreRefused) {
+  Parser parser;
+  absl::StatusOr<Page> page = parser.Parse(Nested("div", 100000), "http://x.test/deep");
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(page.status().message().find("depth limit of 512"), std::string::npos) << page.status();
+  // Unclosed formatting elements nest too.
+  std::string bs = "<body>";
+  for (int i = 0; i < 100000; ++i) bs += "<b>";
+  EXPECT_EQ(parser.Parse(bs, "u").status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+TEST(BadInputTest, DeepButAllowedPagesParseAndReportTheirDepth) {
+  Page page = MustParse(Nested("div", 500));
+  EXPECT_EQ(page.depth(), 502);  // html, body, 500 divs
+  EXPECT_EQ(Texts(page, "//div[not(div)]"), std::vector<std::string>{"deep"});
+  ParseOptions options;
+  options.max_depth = 2000;
+  Page deeper = MustParse(Nested("section", 1500), options);
+  EXPECT_EQ(deeper.depth(), 1502);
+}
+
+TEST(BadInputTest, ManyUnclosedImplicitlyClosedElementsAreNotDeep) {
+  std::string s = "<ul>";
+  for (int i = 0; i < 5000; ++i) s += "<li>item <p>para";
+  s += "</ul><table>";
+  for (int i = 0; i < 3000; ++i) s += "<tr><td>a<td>b";
+  s += "</table>";
+  Page page = MustParse(s);
+  EXPECT_LT(page.depth(), 20);
+  EXPECT_EQ(Texts(page, "//li").size(), 5000u);
+}
+
+TEST(BadInputTest, ParserIsReusableAfterErrors) {
+  Parser parser;
+  EXPECT_FALSE(parser.Parse(Nested("div", 1000), "u").ok());
+  EXPECT_FALSE(parser.Parse("", "u").ok());
+  for (int i = 0; i < 50; ++i) {
+    absl::StatusOr<Page> page = parser.Parse("<p>page " + std::to_string(i) + "</p>", "u");
+    ASSERT_TRUE(page.ok());
+    EXPECT_EQ(page->root().Text(), "page " + std::to_string(i));
+  }
+}
+
+// ---- the nesting estimate ----
+
+TEST(NestingTest, EstimatesDepthWithoutCountingVoidRawOrImplicitElements) {
+  struct Case {
+    std::string html;
+    int expected;
+  };
+  const std::vector<Case> cases = {
+      {"<div><div><span>x</span></div></div>", 3},
+      {"<div><br><img src=x><input></div>", 1},
+      {"<ul><li>a<li>b<li>c</ul>", 1},
+      {"<script>if (a<b) { x = '<div><div><div>'; }</script><div></div>", 1},
+      {"<!-- <div><div><div> --><div></div>", 1},
+      {"<div title='a > b'><span></span></div>", 2},
+      {"<DIV><Div></dIV></div>", 2},
+      {"</div></div><div></div>", 1},
+      {"<div/><div/><div/>", 3},  // self-closing syntax does not close a div
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(EstimateNestingDepth(c.html, 100).max_depth, c.expected) << c.html;
+  }
+  const NestingEstimate over = EstimateNestingDepth("<div><div><div><div>", 2);
+  EXPECT_EQ(over.offset_over_limit, 10u);
+}
+
+// ---- the arena ----
+
+TEST(ArenaTest, AlignsReusesAndHandlesLargeObjects) {
+  Arena arena(1024);
+  void* a = arena.Allocate(3);
+  void* b = arena.Allocate(5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 16, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 16, 0u);
+  EXPECT_NE(a, b);
+  void* big = arena.Allocate(100000);
+  std::memset(big, 1, 100000);
+  void* c = arena.Allocate(8);
+  EXPECT_EQ(static_cast<char*>(c) - static_cast<char*>(b), 16);  // same block continues
+  arena.Reset();
+  EXPECT_EQ(arena.bytes_allocated(), 0u);
+  for (int i = 0; i < 1000; ++i) std::memset(arena.Allocate(100), 2, 100);
+  EXPECT_GE(arena.bytes_allocated(), 100000u);
+}
+
+}  // namespace
+}  // namespace vertex::html
