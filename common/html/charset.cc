@@ -108,7 +108,8 @@ bool ConvertWithIconv(std::string_view in, const std::string& from, DecodedText*
     }
   }
   iconv_close(cd);
-  out->utf8 = util::ToValidUtf8(result);
+  out->storage = util::ToValidUtf8(result);
+  out->converted = true;
   return true;
 }
 
@@ -124,11 +125,13 @@ size_t CountReplacements(std::string_view in) {
 void DecodeUtf8(std::string_view bytes, DecodedText* out) {
   out->encoding = "UTF-8";
   if (util::IsValidUtf8(bytes)) {
-    out->utf8.assign(bytes);
+    out->input = bytes;
+    out->converted = false;
     return;
   }
   out->replacements = CountReplacements(bytes);
-  out->utf8 = util::ToValidUtf8(bytes);
+  out->storage = util::ToValidUtf8(bytes);
+  out->converted = true;
 }
 
 }  // namespace
@@ -194,7 +197,8 @@ DecodedText DecodeToUtf8(std::string_view bytes, std::string_view http_content_t
   out.source = CharsetSource::kDefault;
   if (util::IsValidUtf8(bytes)) {
     out.encoding = "UTF-8";
-    out.utf8.assign(bytes);
+    out.input = bytes;
+    out.converted = false;
     return out;
   }
   out.encoding = "windows-1252";

@@ -22,7 +22,13 @@ namespace vertex::html {
 enum class CharsetSource { kBom, kHttpHeader, kMetaTag, kDefault };
 
 struct DecodedText {
-  std::string utf8;
+  // The page as UTF-8: a view of the input when it already was valid UTF-8
+  // (after any BOM), else of the converted copy. Valid while the input is.
+  std::string_view utf8() const { return converted ? std::string_view(storage) : input; }
+
+  bool converted = false;
+  std::string storage;     // the converted text, when converted
+  std::string_view input;  // the part of the input that was valid UTF-8
   // The canonical name of the encoding used (e.g. "UTF-8", "windows-1252").
   std::string encoding;
   CharsetSource source = CharsetSource::kDefault;

@@ -2,6 +2,7 @@
 
 #include <gumbo.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 
 #include <array>
@@ -20,17 +21,6 @@ namespace {
 void InitLibxml2Once() {
   static std::once_flag once;
   std::call_once(once, [] { xmlInitParser(); });
-}
-
-// FNV-1a: a stable 32-bit token for a tag name, the same in every process
-// and for every Gumbo version.
-uint32_t TagToken(std::string_view name) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : name) {
-    h ^= c;
-    h *= 16777619u;
-  }
-  return h & ~TagSink::kEndTag;
 }
 
 struct KnownTags {
@@ -70,6 +60,21 @@ void Link(xmlNodePtr parent, xmlNodePtr child) {
   parent->last = child;
 }
 
+// A text node whose content is interned in the document's dictionary:
+// whitespace between tags repeats ("\n", "\n  ", ...), so interning saves
+// an allocation and a free per node. xmlFreeNode leaves dictionary strings
+// alone.
+xmlNodePtr NewInternedText(xmlDocPtr doc, const char* text) {
+  auto* node = static_cast<xmlNodePtr>(xmlMalloc(sizeof(xmlNode)));
+  std::memset(node, 0, sizeof(xmlNode));
+  node->type = XML_TEXT_NODE;
+  node->name = xmlStringText;
+  node->doc = doc;
+  node->content = const_cast<xmlChar*>(
+      xmlDictLookup(doc->dict, BAD_CAST text, static_cast<int>(std::strlen(text))));
+  return node;
+}
+
 struct Frame {
   const GumboVector* children;
   unsigned next;
@@ -82,6 +87,17 @@ struct DocDeleter {
 };
 
 }  // namespace
+
+// FNV-1a: a stable 32-bit token for a tag name, the same in every process
+// and for every Gumbo version.
+uint32_t TagToken(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h & ~TagSink::kEndTag;
+}
 
 // ---- Node ----
 
@@ -207,11 +223,16 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
         break;
       }
       case GUMBO_NODE_TEXT:
-      case GUMBO_NODE_CDATA:
-      case GUMBO_NODE_WHITESPACE: {
+      case GUMBO_NODE_CDATA: {
         if (parent == reinterpret_cast<xmlNodePtr>(doc)) break;
         const char* text = child->v.text.text;
         Link(parent, xmlNewDocTextLen(doc, BAD_CAST text, static_cast<int>(std::strlen(text))));
+        ++count;
+        break;
+      }
+      case GUMBO_NODE_WHITESPACE: {
+        if (parent == reinterpret_cast<xmlNodePtr>(doc)) break;
+        Link(parent, NewInternedText(doc, child->v.text.text));
         ++count;
         break;
       }
@@ -235,7 +256,7 @@ absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
         " bytes, over the page size limit of " + std::to_string(options_.max_page_bytes));
   }
   DecodedText text = DecodeToUtf8(bytes, http_content_type);
-  const NestingEstimate nesting = EstimateNestingDepth(text.utf8, options_.max_depth);
+  const NestingEstimate nesting = EstimateNestingDepth(text.utf8(), options_.max_depth);
   if (nesting.offset_over_limit != std::string_view::npos) {
     return absl::ResourceExhaustedError(
         "page '" + url + "' nests elements deeper than the depth limit of " +
@@ -249,7 +270,7 @@ absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
   gumbo_options.userdata = &arena_;
   gumbo_options.max_errors = 0;  // parse errors are not reported; skip recording them
   GumboOutput* output =
-      gumbo_parse_with_options(&gumbo_options, text.utf8.data(), text.utf8.size());
+      gumbo_parse_with_options(&gumbo_options, text.utf8().data(), text.utf8().size());
   // The whole Gumbo tree lives in the arena: reset it instead of calling the
   // (recursive) gumbo_destroy_output.
   struct ArenaReset {

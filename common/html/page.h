@@ -43,6 +43,10 @@ class TagSink {
   virtual void OnTag(uint32_t token) = 0;
 };
 
+// The token TagSink::OnTag reports for elements named `lowercase_name`
+// (FNV-1a of the name, without the kEndTag bit).
+uint32_t TagToken(std::string_view lowercase_name);
+
 // A read-only handle to a node of a Page's document: an element or a text
 // node. Cheap to copy; valid while its Page lives. A default-constructed
 // Node is null (operator bool is false) and every accessor returns the

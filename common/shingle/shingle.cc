@@ -123,9 +123,15 @@ std::array<MaskedVector, kCoveringVectors> CoveringVectors(const ShingleVector& 
 
 // ---- Shingler ----
 
-Shingler::Shingler(int shingle_length)
-    : length_(shingle_length < 1 ? 1 : shingle_length), window_(2 * length_) {
+Shingler::Shingler(ShinglerOptions options)
+    : length_(options.shingle_length < 1 ? 1 : options.shingle_length), window_(2 * length_) {
   min_.fill(std::numeric_limits<uint64_t>::max());
+  if (options.skip_inline_formatting) {
+    for (const char* name : {"b", "i", "em", "strong", "u", "s", "strike", "br", "wbr", "font",
+                             "small", "big", "sub", "sup", "tt", "mark"}) {
+      skipped_.push_back(html::TagToken(name));
+    }
+  }
 }
 
 void Shingler::AddShingle(uint64_t shingle_hash) {
@@ -142,6 +148,10 @@ uint64_t Shingler::HashTokens(const uint32_t* tokens, size_t n) {
 }
 
 void Shingler::OnTag(uint32_t token) {
+  const uint32_t name = token & ~html::TagSink::kEndTag;
+  for (uint32_t skip : skipped_) {
+    if (name == skip) return;
+  }
   // Each token is stored twice, at head_ and head_ + length_, so the last
   // length_ tokens are always contiguous, oldest first, from head_.
   window_[head_] = token;
@@ -162,8 +172,8 @@ ShingleVector Shingler::Finish() {
   return v;
 }
 
-ShingleVector ShingleVectorOf(const std::vector<uint32_t>& tokens, int shingle_length) {
-  Shingler s(shingle_length);
+ShingleVector ShingleVectorOf(const std::vector<uint32_t>& tokens, ShinglerOptions options) {
+  Shingler s(options);
   for (uint32_t t : tokens) s.OnTag(t);
   return s.Finish();
 }

@@ -155,7 +155,7 @@ TEST(CharsetTest, DetectsTheDeclaredOrGuessedEncoding) {
     DecodedText d = DecodeToUtf8(c.bytes, c.content_type);
     EXPECT_EQ(d.encoding, c.encoding) << c.bytes;
     EXPECT_EQ(d.source, c.source) << c.bytes;
-    EXPECT_NE(d.utf8.find(c.utf8_contains), std::string::npos) << c.bytes << " -> " << d.utf8;
+    EXPECT_NE(d.utf8().find(c.utf8_contains), std::string::npos) << c.bytes << " -> " << d.utf8();
   }
 }
 
@@ -163,7 +163,7 @@ TEST(CharsetTest, InvalidUtf8IsReplacedAndCounted) {
   DecodedText d = DecodeToUtf8("<meta charset=utf-8><p>a\xC3\x28 b\xFF c\xED\xA0\x80</p>", "");
   EXPECT_EQ(d.encoding, "UTF-8");
   EXPECT_GE(d.replacements, 3u);
-  EXPECT_NE(d.utf8.find("a\xEF\xBF\xBD("), std::string::npos);
+  EXPECT_NE(d.utf8().find("a\xEF\xBF\xBD("), std::string::npos);
   Page page = MustParse("<p>a\xC3\x28 b\xFF</p>");
   EXPECT_EQ(Texts(page, "//p"), std::vector<std::string>{"a\xC3\x83( b\xC3\xBF"})
       << "no charset declared and not UTF-8: guessed windows-1252";

@@ -175,3 +175,28 @@ TEST(ShinglerTest, ComputedFromTheParsersWalk) {
 
 }  // namespace
 }  // namespace vertex::shingle
+
+namespace vertex::shingle {
+namespace {
+
+TEST(ShinglerTest, InlineFormattingIsLeftOutUnlessAsked) {
+  const std::string plain =
+      "<html><body><div class=d><p>A long description of the book.</p><p>More.</p></div>"
+      "<table><tr><td>k</td><td>v</td></tr></table></body></html>";
+  const std::string formatted =
+      "<html><body><div class=d><p>A <i>long</i> description of <b>the</b> book.<br></p><p><em>More</em>."
+      "</p></div><table><tr><td>k</td><td>v</td></tr></table></body></html>";
+  html::Parser parser;
+  const auto vector_of = [&](const std::string& page, ShinglerOptions options) {
+    Shingler s(options);
+    EXPECT_TRUE(parser.Parse(page, "u", "", &s).ok());
+    return s.Finish();
+  };
+  EXPECT_EQ(vector_of(plain, {}), vector_of(formatted, {}));
+  ShinglerOptions full;
+  full.skip_inline_formatting = false;
+  EXPECT_NE(vector_of(plain, full), vector_of(formatted, full));
+}
+
+}  // namespace
+}  // namespace vertex::shingle
