@@ -91,19 +91,31 @@ absl::StatusOr<XPath> XPath::Compile(std::string_view expression) {
   return XPath(std::move(expr), comp);
 }
 
-absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) const {
+namespace {
+
+// Evaluates `comp` with `context` (the document when null) as context node.
+absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& expression,
+                                   const Page& page, Node context) {
   ErrorCapture capture;
   ContextPtr ctx = NewContext(page, context);
-  ObjectPtr result(xmlXPathCompiledEval(comp_.get(), ctx.get()));
+  ObjectPtr result(xmlXPathCompiledEval(comp, ctx.get()));
   if (result == nullptr) {
-    return absl::InvalidArgumentError("XPath '" + expression_ + "' failed: " +
+    return absl::InvalidArgumentError("XPath '" + expression + "' failed: " +
                                       (capture.message().empty() ? "evaluation error" : capture.message()));
   }
-  if (result->type != XPATH_NODESET) {
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) const {
+  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context);
+  if (!result.ok()) return result.status();
+  if ((*result)->type != XPATH_NODESET) {
     return absl::InvalidArgumentError("XPath '" + expression_ + "' does not select nodes");
   }
   std::vector<Node> nodes;
-  const xmlNodeSetPtr set = result->nodesetval;
+  const xmlNodeSetPtr set = (*result)->nodesetval;
   if (set == nullptr) return nodes;
   nodes.reserve(set->nodeNr);
   for (int i = 0; i < set->nodeNr; ++i) {
@@ -114,14 +126,9 @@ absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) 
 }
 
 absl::StatusOr<std::string> XPath::EvaluateString(const Page& page, Node context) const {
-  ErrorCapture capture;
-  ContextPtr ctx = NewContext(page, context);
-  ObjectPtr result(xmlXPathCompiledEval(comp_.get(), ctx.get()));
-  if (result == nullptr) {
-    return absl::InvalidArgumentError("XPath '" + expression_ + "' failed: " +
-                                      (capture.message().empty() ? "evaluation error" : capture.message()));
-  }
-  xmlChar* s = xmlXPathCastToString(result.get());
+  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context);
+  if (!result.ok()) return result.status();
+  xmlChar* s = xmlXPathCastToString(result->get());
   std::string out = s ? reinterpret_cast<const char*>(s) : "";
   xmlFree(s);
   return out;

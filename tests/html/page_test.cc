@@ -1,6 +1,6 @@
 #include "common/html/page.h"
 
-#include <chrono>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -202,13 +202,11 @@ TEST(BadInputTest, BinaryGarbageYieldsAPage) {
 TEST(BadInputTest, PageOverTheSizeLimitIsRefusedFast) {
   const std::string huge(50 * 1024 * 1024, 'a');
   Parser parser;
-  const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<Page> page = parser.Parse(huge, "http://x.test/huge");
   ASSERT_FALSE(page.ok());
   EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(page.status().message().find("8388608"), std::string::npos) << page.status();
   EXPECT_NE(page.status().message().find("52428800"), std::string::npos) << page.status();
-  (void)start;
 }
 
 TEST(BadInputTest, LimitsAreConfigurable) {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Vertex's one entry point on a fresh Debian 12 machine: installs the Debian
+# packages the build needs (only those missing; quiet when none are), builds
+# incrementally into build/, then runs what was asked.
+#
+#   bash deploy/vertex.sh demo [vertexctl demo flags]   generate the demo site and cluster it
+#   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
+#   bash deploy/vertex.sh bench                         build and run the benchmarks
+#   bash deploy/vertex.sh build                         install and build only
+#   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
+#
+# Environment: VERTEX_BUILD_DIR (default: build/ in the checkout),
+# VERTEX_BUILD_TYPE (default RelWithDebInfo), VERTEX_JOBS (default: cores).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${VERTEX_BUILD_DIR:-$ROOT/build}"
+BUILD_TYPE="${VERTEX_BUILD_TYPE:-RelWithDebInfo}"
+JOBS="${VERTEX_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+PACKAGES=(
+  g++ cmake ninja-build pkg-config
+  libgumbo-dev libxml2-dev libre2-dev libabsl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  docker-compose
+)
+
+usage() {
+  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "vertex: installing ${missing[*]}" >&2
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "vertex: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+  install_missing
+  if [ ! -f "$BUILD/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
+  fi
+  cmake --build "$BUILD" -j "$JOBS" "$@" | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
+}
+
+cmd="${1:-help}"
+shift || true
+case "$cmd" in
+  demo)
+    build --target vertexctl
+    exec "$BUILD/services/vertexctl/vertexctl" demo "$@"
+    ;;
+  test)
+    build
+    cd "$BUILD"
+    exec ctest --output-on-failure -j "$JOBS" "$@"
+    ;;
+  bench)
+    build --target parse_bench
+    exec "$BUILD/bench/parse_bench" "$@"
+    ;;
+  build)
+    build
+    ;;
+  vertexctl)
+    build --target vertexctl
+    exec "$BUILD/services/vertexctl/vertexctl" "$@"
+    ;;
+  help|-h|--help)
+    usage
+    ;;
+  *)
+    echo "vertex: unknown command '$cmd'" >&2
+    usage >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,130 @@
+// Runs the vertexctl binary as a user would.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "common/site/page_file.h"
+#include "common/site/site_clusterer.h"
+#include "common/site/site_json.h"
+#include "common/util/file.h"
+#include "gtest/gtest.h"
+
+namespace vertex::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+Result RunVertexctl(const std::string& args) {
+  const std::string err_file = (fs::temp_directory_path() / ("vertexctl_err_" + std::to_string(getpid()))).string();
+  const std::string cmd = std::string(VERTEXCTL_PATH) + " " + args + " 2>" + err_file;
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = util::ReadFile(err_file).value_or("");
+  return r;
+}
+
+std::string SmallDemo() {
+  static const std::string dir = [] {
+    const std::string d = (fs::temp_directory_path() / ("vertexctl_demo_" + std::to_string(getpid()))).string();
+    const Result r = RunVertexctl("gen-demo --out " + d + " --products 80 --categories 40 --reviews 30 --stores 25");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("wrote 175 pages"), std::string::npos) << r.out;
+    return d;
+  }();
+  return dir;
+}
+
+TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
+  Result r = RunVertexctl("help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* word : {"cluster", "demo", "gen-demo"}) EXPECT_NE(r.out.find(word), std::string::npos);
+  r = RunVertexctl("cluster --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag : {"--threshold", "--sample-rate", "--max-sample", "--seed", "--min-sample"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_EQ(RunVertexctl("").exit_code, 2);
+}
+
+TEST(VertexctlTest, UsageErrorsNameTheirInput) {
+  struct Case {
+    std::string args;
+    int exit_code;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"frobnicate", 2, "unknown command 'frobnicate'"},
+      {"cluster", 2, "no PAGE_DIR"},
+      {"cluster --bogus x", 2, "unknown flag --bogus"},
+      {"cluster --threshold abc x", 2, "--threshold must be an integer"},
+      {"cluster --sample-rate 1.5 x", 2, "--sample-rate must be a number"},
+      {"cluster --threshold", 2, "--threshold needs a value"},
+      {"cluster /no/such/dir", 1, "'/no/such/dir' does not exist"},
+      {"demo --products -3", 2, "--products must be an integer"},
+  };
+  for (const Case& c : cases) {
+    const Result r = RunVertexctl(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+  }
+}
+
+TEST(VertexctlTest, ClusterPrintsWhatTheLibraryComputes) {
+  const std::string dir = SmallDemo();
+  const Result r = RunVertexctl("cluster --threshold 10 --seed 3 " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  site::SiteClusterOptions options;
+  options.cluster.prune_threshold = 10;
+  options.sample.seed = 3;
+  const std::vector<std::string> files = site::ExpandPagePaths({dir}).value();
+  EXPECT_EQ(r.out, site::ClusteringToJson(site::ClusterSite(files, options).value()) + "\n");
+  for (const char* key : {"\"clusters\":[{\"id\":0,\"signature\":\"", "\"importance\":", "\"url_regex\":",
+                          "\"pages\":[{\"file\":", "\"annotation_sample\":[\"", "\"unassigned\":["}) {
+    EXPECT_NE(r.out.find(key), std::string::npos) << key;
+  }
+}
+
+TEST(VertexctlTest, FlagsChangeTheResult) {
+  const std::string dir = SmallDemo();
+  // With the default threshold of 20, the 25 store pages form a cluster;
+  // with 30 they are pruned and reported as unassigned.
+  const Result low = RunVertexctl("cluster " + dir);
+  const Result high = RunVertexctl("cluster --threshold 30 " + dir);
+  ASSERT_EQ(low.exit_code, 0) << low.err;
+  ASSERT_EQ(high.exit_code, 0) << high.err;
+  const auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(low.out, "\"signature\""), 4u);
+  EXPECT_EQ(count(high.out, "\"signature\""), 3u);
+  EXPECT_EQ(high.out.find("\"unassigned\":[]"), std::string::npos);
+}
+
+TEST(VertexctlTest, DemoPrintsClustersAndPurity) {
+  const std::string dir = (fs::temp_directory_path() / ("vertexctl_demo_run_" + std::to_string(getpid()))).string();
+  const Result r = RunVertexctl("demo --out " + dir + " --products 100 --categories 60 --reviews 40 --stores 30");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Generated 230 demo pages"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 clusters"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("purity 1.0000"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir + "/groundtruth"));
+}
+
+}  // namespace
+}  // namespace vertex::cli
