@@ -101,7 +101,9 @@ TEST(XPathTest, RejectsBadExpressionsWithTheirText) {
     absl::StatusOr<XPath> x = XPath::Compile(bad);
     ASSERT_FALSE(x.ok()) << bad;
     EXPECT_EQ(x.status().code(), absl::StatusCode::kInvalidArgument) << bad;
-    if (*bad) EXPECT_NE(x.status().message().find(bad), std::string::npos) << x.status();
+    if (*bad) {
+      EXPECT_NE(x.status().message().find(bad), std::string::npos) << x.status();
+    }
   }
   Page page = MustParse("<p>x</p>");
   absl::StatusOr<XPath> not_nodes = XPath::Compile("1 + 1");
