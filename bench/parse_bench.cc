@@ -1,0 +1,226 @@
+// Page-model and clustering benchmarks (issue: foundation).
+//
+// Per page, on the same corpus and in the same run:
+//   GumboParse          Gumbo alone (arena allocator, as the engine runs it)
+//   GumboParseMalloc    Gumbo alone with malloc/free (Gumbo's default)
+//   ParseDom            bytes -> UTF-8 -> nesting scan -> Gumbo -> libxml2 mirror
+//   ParseDomShingle     the same plus the shingle vector from the same walk
+//   ParseDomXPath       ParseDom plus one compiled XPath evaluation
+// and Algorithm 1 on 20,000 vectors. After the run, the ratios to
+// GumboParse are printed: targets DOM + shingle <= 1.25, clustering 20,000
+// vectors <= 0.5 s.
+#include <gumbo.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <vector>
+#include <string>
+
+#include "bench/bench_pages.h"
+#include "benchmark/benchmark.h"
+#include "common/cluster/cluster.h"
+#include "common/html/arena.h"
+#include "common/html/page.h"
+#include "common/html/xpath.h"
+#include "common/shingle/shingle.h"
+#include "common/util/random.h"
+
+namespace vertex::bench {
+namespace {
+
+BenchCorpus* corpus = nullptr;
+
+void SetPerPage(benchmark::State& state, size_t bytes) {
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+
+void BM_GumboParse(benchmark::State& state) {
+  html::Arena arena;
+  GumboOptions options = kGumboDefaultOptions;
+  options.allocator = &html::Arena::GumboAllocate;
+  options.deallocator = &html::Arena::GumboFree;
+  options.userdata = &arena;
+  options.max_errors = 0;
+  size_t i = 0, bytes = 0;
+  for (auto _ : state) {
+    const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
+    GumboOutput* out = gumbo_parse_with_options(&options, p.bytes.data(), p.bytes.size());
+    benchmark::DoNotOptimize(out);
+    arena.Reset();
+    bytes += p.bytes.size();
+  }
+  SetPerPage(state, bytes);
+}
+BENCHMARK(BM_GumboParse);
+
+void BM_GumboParseMalloc(benchmark::State& state) {
+  size_t i = 0, bytes = 0;
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 0;
+  for (auto _ : state) {
+    const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
+    GumboOutput* out = gumbo_parse_with_options(&options, p.bytes.data(), p.bytes.size());
+    gumbo_destroy_output(&options, out);
+    bytes += p.bytes.size();
+  }
+  SetPerPage(state, bytes);
+}
+BENCHMARK(BM_GumboParseMalloc);
+
+void BM_ParseDom(benchmark::State& state) {
+  html::Parser parser;
+  size_t i = 0, bytes = 0;
+  for (auto _ : state) {
+    const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
+    absl::StatusOr<html::Page> page = parser.Parse(p.bytes, p.url);
+    benchmark::DoNotOptimize(page);
+    bytes += p.bytes.size();
+  }
+  SetPerPage(state, bytes);
+}
+BENCHMARK(BM_ParseDom);
+
+void BM_ParseDomShingle(benchmark::State& state) {
+  html::Parser parser;
+  shingle::Shingler shingler;
+  size_t i = 0, bytes = 0;
+  for (auto _ : state) {
+    const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
+    absl::StatusOr<html::Page> page = parser.Parse(p.bytes, p.url, "", &shingler);
+    benchmark::DoNotOptimize(shingler.Finish());
+    bytes += p.bytes.size();
+  }
+  SetPerPage(state, bytes);
+}
+BENCHMARK(BM_ParseDomShingle);
+
+void BM_ParseDomXPath(benchmark::State& state) {
+  html::Parser parser;
+  const html::XPath xpath = html::XPath::Compile("//h1[1]").value();
+  size_t i = 0, bytes = 0;
+  for (auto _ : state) {
+    const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
+    absl::StatusOr<html::Page> page = parser.Parse(p.bytes, p.url);
+    benchmark::DoNotOptimize(xpath.Select(*page));
+    bytes += p.bytes.size();
+  }
+  SetPerPage(state, bytes);
+}
+BENCHMARK(BM_ParseDomXPath);
+
+// 20,000 vectors shaped like a real crawl sample: the corpus's own vectors,
+// each copy with 0-2 bytes perturbed (optional sections), plus 5% noise.
+std::vector<shingle::ShingleVector> ClusterInput() {
+  std::vector<shingle::ShingleVector> real;
+  html::Parser parser;
+  shingle::Shingler shingler;
+  for (size_t i = 0; i < corpus->pages.size() && i < 2000; ++i) {
+    if (parser.Parse(corpus->pages[i].bytes, corpus->pages[i].url, "", &shingler).ok()) {
+      real.push_back(shingler.Finish());
+    }
+  }
+  util::Rng rng(42);
+  std::vector<shingle::ShingleVector> out;
+  while (out.size() < 20000) {
+    shingle::ShingleVector v = real[rng.Uniform(real.size())];
+    if (rng.Bernoulli(0.05)) {
+      for (auto& b : v) b = static_cast<uint8_t>(rng.Uniform(256));
+    } else {
+      for (int k = static_cast<int>(rng.Uniform(3)); k > 0; --k) v[rng.Uniform(8)] = static_cast<uint8_t>(rng.Uniform(256));
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+void BM_Cluster20k(benchmark::State& state) {
+  static const std::vector<shingle::ShingleVector> vectors = ClusterInput();
+  size_t clusters = 0;
+  for (auto _ : state) {
+    cluster::Clustering c = cluster::ClusterVectors(vectors);
+    clusters = c.clusters.size();
+    benchmark::DoNotOptimize(c);
+  }
+  state.counters["clusters"] = static_cast<double>(clusters);
+}
+BENCHMARK(BM_Cluster20k)->Unit(benchmark::kMillisecond);
+
+// Records each benchmark's real time per iteration to print ratios.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      const double s = r.GetAdjustedRealTime() * Scale(r.time_unit);
+      if (r.run_type == Run::RT_Iteration && !medians_.count(r.run_name.function_name)) {
+        seconds_[r.run_name.function_name] = s;
+      } else if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
+        seconds_[r.run_name.function_name] = s;
+        medians_.insert(r.run_name.function_name);
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void PrintRatios() const {
+    const auto get = [&](const std::string& n) {
+      auto it = seconds_.find(n);
+      return it == seconds_.end() ? 0.0 : it->second;
+    };
+    const double parse = get("BM_GumboParse");
+    if (parse <= 0) return;
+    std::printf("\n(medians when repeated) per page, relative to Gumbo parse alone (%.3f ms/page, %s):\n", parse * 1e3,
+                corpus->name.c_str());
+    for (const char* n : {"BM_GumboParseMalloc", "BM_ParseDom", "BM_ParseDomShingle", "BM_ParseDomXPath"}) {
+      if (get(n) > 0) std::printf("  %-22s %.3f ms/page  ratio %.3f\n", n, get(n) * 1e3, get(n) / parse);
+    }
+    std::printf("  target: BM_ParseDomShingle ratio <= 1.25\n");
+    if (get("BM_Cluster20k") > 0) {
+      std::printf("Algorithm 1 on 20,000 vectors: %.1f ms (target <= 500 ms)\n", get("BM_Cluster20k") * 1e3);
+    }
+  }
+
+ private:
+  static double Scale(benchmark::TimeUnit u) {
+    switch (u) {
+      case benchmark::kNanosecond: return 1e-9;
+      case benchmark::kMicrosecond: return 1e-6;
+      case benchmark::kMillisecond: return 1e-3;
+      default: return 1.0;
+    }
+  }
+  std::map<std::string, double> seconds_;
+  std::set<std::string> medians_;
+};
+
+}  // namespace
+}  // namespace vertex::bench
+
+int main(int argc, char** argv) {
+  vertex::bench::BenchCorpus corpus = vertex::bench::LoadBenchPages();
+  vertex::bench::corpus = &corpus;
+  // Unless told otherwise: 5 repetitions in random interleaving, so that the
+  // noise of a shared machine hits every benchmark alike; ratios use medians.
+  std::vector<char*> args(argv, argv + argc);
+  bool repetitions_given = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]).rfind("--benchmark_repetitions", 0) == 0) repetitions_given = true;
+  }
+  static char kRepetitions[] = "--benchmark_repetitions=5";
+  static char kInterleave[] = "--benchmark_enable_random_interleaving=true";
+  static char kAggregates[] = "--benchmark_report_aggregates_only=true";
+  if (!repetitions_given) {
+    args.push_back(kRepetitions);
+    args.push_back(kInterleave);
+    args.push_back(kAggregates);
+  }
+  argc = static_cast<int>(args.size());
+  argv = args.data();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  vertex::bench::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintRatios();
+  benchmark::Shutdown();
+  return 0;
+}

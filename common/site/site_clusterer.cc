@@ -1,0 +1,144 @@
+#include "common/site/site_clusterer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "common/site/page_file.h"
+#include "common/util/status_macros.h"
+
+namespace vertex::site {
+namespace {
+
+// What one pass over one file yields.
+struct Analyzed {
+  bool ok = false;
+  std::string url;
+  std::string error;
+  shingle::ShingleVector vector{};
+  sample::PageXPaths xpaths;
+};
+
+Analyzed AnalyzeFile(const std::string& file, bool sampled, html::Parser* parser) {
+  Analyzed out;
+  // A <base> line may precede the page: allow for it in the read limit and
+  // let the parser enforce the page size limit with its own message.
+  absl::StatusOr<PageFile> page_file = ReadPageFile(file, parser->options().max_page_bytes + 4096);
+  if (!page_file.ok()) {
+    out.error = std::string(page_file.status().message());
+    return out;
+  }
+  shingle::Shingler shingler;
+  absl::StatusOr<html::Page> page = parser->Parse(page_file->bytes, page_file->url, "", &shingler);
+  if (!page.ok()) {
+    out.error = std::string(page.status().message());
+    return out;
+  }
+  out.ok = true;
+  out.url = std::move(page_file->url);
+  out.vector = shingler.Finish();
+  if (sampled) out.xpaths = sample::ExtractXPaths(*page);
+  return out;
+}
+
+std::vector<Analyzed> AnalyzeAll(const std::vector<std::string>& files,
+                                 const std::vector<bool>& sampled, const SiteClusterOptions& options) {
+  std::vector<Analyzed> results(files.size());
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    html::Parser parser(options.parse);
+    for (size_t i; (i = next.fetch_add(1)) < files.size();) {
+      results[i] = AnalyzeFile(files[i], sampled[i], &parser);
+    }
+  };
+  int threads = options.threads > 0 ? options.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<size_t>(threads, std::max<size_t>(files.size(), 1)));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  return results;
+}
+
+// Fills cluster membership: the sample as Algorithm 1 assigned it, every
+// other page by the third pass's rule.
+void AssignPages(const cluster::Clustering& clustering, const std::vector<size_t>& sample_pages,
+                 SiteClustering* site) {
+  std::vector<bool> in_sample(site->pages.size(), false);
+  for (size_t p : sample_pages) in_sample[p] = true;
+  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
+    SiteCluster& sc = site->clusters[c];
+    for (size_t m : clustering.clusters[c].members) sc.pages.push_back(sample_pages[m]);
+  }
+  for (size_t m : clustering.unassigned) site->unassigned.push_back(sample_pages[m]);
+  for (size_t p = 0; p < site->pages.size(); ++p) {
+    if (in_sample[p]) continue;
+    const std::optional<size_t> c = cluster::AssignToCluster(clustering.clusters, site->pages[p].vector);
+    if (c) {
+      site->clusters[*c].pages.push_back(p);
+    } else {
+      site->unassigned.push_back(p);
+    }
+  }
+  for (SiteCluster& sc : site->clusters) std::sort(sc.pages.begin(), sc.pages.end());
+  std::sort(site->unassigned.begin(), site->unassigned.end());
+}
+
+}  // namespace
+
+absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files,
+                                           const SiteClusterOptions& options) {
+  std::vector<bool> sampled(files.size(), false);
+  for (size_t i : cluster::SampleSite(files.size(), options.sample)) sampled[i] = true;
+  std::vector<Analyzed> analyzed = AnalyzeAll(files, sampled, options);
+
+  SiteClustering site;
+  std::vector<size_t> sample_pages;  // indices into site.pages
+  std::vector<shingle::ShingleVector> sample_vectors;
+  std::vector<sample::PageXPaths> page_xpaths;  // parallel to sample_pages
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!analyzed[i].ok) {
+      site.errors.push_back({files[i], std::move(analyzed[i].error)});
+      continue;
+    }
+    if (sampled[i]) {
+      sample_pages.push_back(site.pages.size());
+      sample_vectors.push_back(analyzed[i].vector);
+      page_xpaths.push_back(std::move(analyzed[i].xpaths));
+    }
+    site.pages.push_back({files[i], std::move(analyzed[i].url), analyzed[i].vector, sampled[i]});
+  }
+  if (site.pages.empty()) {
+    return absl::FailedPreconditionError(
+        "no page could be parsed" +
+        (site.errors.empty() ? std::string() : "; first error: " + site.errors[0].file + ": " + site.errors[0].error));
+  }
+  site.sample_size = sample_pages.size();
+
+  const cluster::Clustering clustering = cluster::ClusterVectors(sample_vectors, options.cluster);
+  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
+    SiteCluster sc;
+    sc.id = c;
+    sc.signature = clustering.clusters[c].signature;
+    sc.importance = clustering.clusters[c].importance;
+    // Algorithm 2 over the cluster's sampled members.
+    std::vector<sample::PageXPaths> members;
+    for (size_t m : clustering.clusters[c].members) members.push_back(std::move(page_xpaths[m]));
+    for (const sample::SamplePick& pick : sample::SelectAnnotationSample(members, options.annotation)) {
+      sc.annotation_sample.push_back(
+          {sample_pages[clustering.clusters[c].members[pick.page]], pick.added_weight});
+    }
+    site.clusters.push_back(std::move(sc));
+  }
+  AssignPages(clustering, sample_pages, &site);
+  for (SiteCluster& sc : site.clusters) {
+    std::vector<std::string> urls;
+    urls.reserve(sc.pages.size());
+    for (size_t p : sc.pages) urls.push_back(site.pages[p].url);
+    VERTEX_ASSIGN_OR_RETURN(sc.url_regex, urlpattern::InferUrlRegex(urls, options.url));
+  }
+  return site;
+}
+
+}  // namespace vertex::site

@@ -1,0 +1,85 @@
+// Clustering a site's pages end to end: read and parse every page once
+// (computing its shingle vector in the same walk), sample the site,
+// cluster the sample (Algorithm 1), assign every page to a cluster, infer
+// each cluster's URL regex and choose its annotation sample (Algorithm 2).
+//
+// Pages that cannot be read or parsed (empty, over a limit, ...) are
+// reported in `errors` with the reason, never fatal. Work is spread over
+// `threads` threads, each with its own parser.
+//
+// Thread-safety: ClusterSite is a pure function of its inputs and the files.
+#ifndef VERTEX_COMMON_SITE_SITE_CLUSTERER_H_
+#define VERTEX_COMMON_SITE_SITE_CLUSTERER_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/cluster/cluster.h"
+#include "common/html/page.h"
+#include "common/sample/annotation_sample.h"
+#include "common/shingle/shingle.h"
+#include "common/urlpattern/url_regex.h"
+
+namespace vertex::site {
+
+struct SiteClusterOptions {
+  cluster::ClusterOptions cluster;
+  cluster::SampleOptions sample;
+  sample::SampleOptions annotation;
+  urlpattern::UrlRegexOptions url;
+  html::ParseOptions parse;
+  // 0: one per hardware thread.
+  int threads = 0;
+};
+
+struct SitePage {
+  std::string file;
+  std::string url;
+  shingle::ShingleVector vector{};
+  // In the site sample that Algorithm 1 clustered.
+  bool sampled = false;
+};
+
+struct PageError {
+  std::string file;
+  std::string error;
+};
+
+struct AnnotationPick {
+  size_t page;  // index into SiteClustering::pages
+  double added_weight;
+};
+
+struct SiteCluster {
+  // Rank by importance, from 0.
+  size_t id = 0;
+  shingle::MaskedVector signature;
+  int64_t importance = 0;
+  std::string url_regex;
+  // Indices into SiteClustering::pages, ascending: sampled members and the
+  // other pages its signature covers.
+  std::vector<size_t> pages;
+  // Algorithm 2 over the cluster's sampled members, in selection order.
+  std::vector<AnnotationPick> annotation_sample;
+};
+
+struct SiteClustering {
+  std::vector<SitePage> pages;  // parsed pages, in input order
+  std::vector<SiteCluster> clusters;
+  // Pages no cluster covers (lost to pruning), ascending indices into pages.
+  std::vector<size_t> unassigned;
+  std::vector<PageError> errors;
+  size_t sample_size = 0;
+};
+
+// Clusters the site made of `files`. Fails only when no page at all could
+// be parsed (FailedPrecondition, with the first errors) or a URL regex
+// cannot be inferred (its status).
+absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files,
+                                           const SiteClusterOptions& options);
+
+}  // namespace vertex::site
+
+#endif  // VERTEX_COMMON_SITE_SITE_CLUSTERER_H_

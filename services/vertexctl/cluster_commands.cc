@@ -1,0 +1,92 @@
+// vertexctl cluster | demo | gen-demo.
+#include <cstdint>
+#include <iostream>
+
+#include "common/site/page_file.h"
+#include "common/site/site_clusterer.h"
+#include "common/site/site_json.h"
+#include "common/util/status_macros.h"
+#include "services/vertexctl/commands.h"
+#include "services/vertexctl/flags.h"
+
+namespace vertex::cli {
+namespace {
+
+const std::vector<FlagSpec>& ClusterFlags() {
+  static const std::vector<FlagSpec> kFlags = {
+      {"threshold", "N", "prune masked vectors counted by fewer than N sample pages (default 20)"},
+      {"sample-rate", "R", "fraction of the site to cluster, 0 < R <= 1 (default 0.2)"},
+      {"max-sample", "N", "cluster at most N pages (default 20000)"},
+      {"min-sample", "N", "cluster at least N pages, or all of a smaller site (default 1000)"},
+      {"seed", "S", "seed of the site sample (default 1)"},
+      {"annotation-size", "K", "pages per cluster in the annotation sample (default 20)"},
+      {"threads", "N", "parser threads (default: one per core)"},
+      {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
+      {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+      {"help", "", "show this help"},
+  };
+  return kFlags;
+}
+
+absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& a) {
+  site::SiteClusterOptions o;
+  VERTEX_ASSIGN_OR_RETURN(o.cluster.prune_threshold, a.Int("threshold", 20, 1, 1000000000));
+  VERTEX_ASSIGN_OR_RETURN(o.sample.rate, a.Double("sample-rate", 0.2, 1e-9, 1.0));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_sample, a.Int("max-sample", 20000, 1, 100000000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t min_sample, a.Int("min-sample", 1000, 0, 100000000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
+  VERTEX_ASSIGN_OR_RETURN(int64_t k, a.Int("annotation-size", 20, 1, 10000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t threads, a.Int("threads", 0, 0, 256));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_bytes, a.Int("max-page-bytes", 8 << 20, 1, int64_t{1} << 32));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_depth, a.Int("max-depth", 512, 1, 100000));
+  o.sample.max_pages = static_cast<size_t>(max_sample);
+  o.sample.min_pages = static_cast<size_t>(min_sample);
+  o.sample.seed = static_cast<uint64_t>(seed);
+  o.annotation.max_pages = static_cast<size_t>(k);
+  o.threads = static_cast<int>(threads);
+  o.parse.max_page_bytes = static_cast<size_t>(max_bytes);
+  o.parse.max_depth = static_cast<int>(max_depth);
+  return o;
+}
+
+constexpr char kClusterUsage[] =
+    "usage: vertexctl cluster [flags] PAGE_DIR_OR_FILE...\n"
+    "\n"
+    "Clusters a site's pages by structure (Vertex Algorithm 1 on shingle vectors), offline.\n"
+    "Every page is parsed once; a sample of the site is clustered and every other page is\n"
+    "assigned to the cluster whose signature covers it. A page file's URL is taken from a\n"
+    "<base href=\"...\"> on its first line, else file:// and its absolute path. Prints JSON:\n"
+    "{\"clusters\":[{\"id\",\"signature\",\"importance\",\"url_regex\",\"pages\":[{\"file\",\"url\"}],\n"
+    "\"annotation_sample\":[file,...],\"annotation_weights\":[...]}],\"unassigned\":[...],\n"
+    "\"errors\":[{\"file\",\"error\"}]}. Pages that cannot be parsed are listed in \"errors\".\n"
+    "\n"
+    "flags:\n";
+
+}  // namespace
+
+int ReportError(const std::string& command, const absl::Status& status) {
+  std::cerr << "vertexctl " << command << ": " << status.message() << "\n";
+  return status.code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
+}
+
+int RunCluster(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ClusterFlags());
+  if (parsed.ok() && parsed->Has("help")) {
+    std::cout << kClusterUsage << FlagHelp(ClusterFlags());
+    return 0;
+  }
+  if (!parsed.ok()) return ReportError("cluster", parsed.status());
+  if (parsed->positional.empty()) {
+    return ReportError("cluster", absl::InvalidArgumentError("no PAGE_DIR given (see --help)"));
+  }
+  absl::StatusOr<site::SiteClusterOptions> options = ClusterOptionsFromFlags(*parsed);
+  if (!options.ok()) return ReportError("cluster", options.status());
+  absl::StatusOr<std::vector<std::string>> files = site::ExpandPagePaths(parsed->positional);
+  if (!files.ok()) return ReportError("cluster", files.status());
+  absl::StatusOr<site::SiteClustering> clustering = site::ClusterSite(*files, *options);
+  if (!clustering.ok()) return ReportError("cluster", clustering.status());
+  std::cout << site::ClusteringToJson(*clustering) << "\n";
+  return 0;
+}
+
+}  // namespace vertex::cli

@@ -1,0 +1,26 @@
+// vertexctl subcommands. Each takes the arguments after its name, writes
+// its result to stdout and errors to stderr, and returns the exit code:
+// 0 success, 1 failure, 2 usage error.
+//
+// Thread-safety: run from main only.
+#ifndef VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
+#define VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace vertex::cli {
+
+int RunCluster(const std::vector<std::string>& args);
+int RunDemo(const std::vector<std::string>& args);
+int RunGenDemo(const std::vector<std::string>& args);
+
+// Prints "vertexctl <command>: <message>" to stderr and returns the exit
+// code for `status` (2 for InvalidArgument, else 1).
+int ReportError(const std::string& command, const absl::Status& status);
+
+}  // namespace vertex::cli
+
+#endif  // VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
