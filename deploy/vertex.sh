@@ -44,8 +44,15 @@ install_missing() {
     sudo="sudo"
   fi
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq >/dev/null
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  local log
+  log="$(mktemp)"
+  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "vertex: installing ${missing[*]} failed" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
 }
 
 build() {
