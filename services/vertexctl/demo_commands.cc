@@ -9,6 +9,7 @@
 #include "common/demo/site_generator.h"
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
+#include "common/util/file.h"
 #include "common/util/status_macros.h"
 #include "services/vertexctl/commands.h"
 #include "services/vertexctl/flags.h"
@@ -18,7 +19,8 @@ namespace {
 
 const std::vector<FlagSpec>& DemoFlags() {
   static const std::vector<FlagSpec> kFlags = {
-      {"out", "DIR", "where to write the demo site (default: $TMPDIR/vertex-demo-site)"},
+      {"out", "DIR", "where to write the demo site: a new, empty or earlier demo directory "
+                     "(default: $TMPDIR/vertex-demo-site)"},
       {"seed", "S", "seed of the generated site (default 1)"},
       {"products", "N", "product detail pages (default 600)"},
       {"categories", "N", "category list pages (default 250)"},
@@ -58,15 +60,41 @@ double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
+// Marks a directory as written by gen-demo, so a later run may clear it.
+constexpr char kDemoMarker[] = ".vertex-demo-site";
+
+// Empties `dir` for a new demo site: stale pages of an earlier, larger run
+// would join the site. Only a directory that is empty or marked as a demo
+// site is touched; any other is refused, never cleared.
+absl::Status PrepareDemoDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return absl::OkStatus();
+  if (!fs::is_directory(dir, ec)) {
+    return absl::FailedPreconditionError("--out '" + dir + "' exists and is not a directory");
+  }
+  if (fs::is_empty(dir, ec)) return absl::OkStatus();
+  if (!fs::exists(fs::path(dir) / kDemoMarker, ec)) {
+    return absl::FailedPreconditionError("--out '" + dir +
+                                         "' is a non-empty directory not written by vertexctl; "
+                                         "give an empty or new directory");
+  }
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    fs::remove_all(entry.path(), ec);
+    if (ec) return absl::PermissionDeniedError("cannot clear '" + entry.path().string() + "': " + ec.message());
+  }
+  return absl::OkStatus();
+}
+
 // Writes the demo site; returns the generated pages.
 absl::StatusOr<std::vector<demo::GeneratedPage>> Generate(const ParsedArgs& a, std::string* dir) {
   VERTEX_ASSIGN_OR_RETURN(demo::SiteOptions options, SiteOptionsFromFlags(a));
   *dir = a.String("out", DefaultDemoDir());
   std::vector<demo::GeneratedPage> pages = demo::GenerateSite(options);
-  // Stale pages of an earlier, larger run would join the site.
-  std::error_code ec;
-  std::filesystem::remove_all(*dir, ec);
+  VERTEX_RETURN_IF_ERROR(PrepareDemoDir(*dir));
   VERTEX_RETURN_IF_ERROR(demo::WriteSite(pages, *dir));
+  VERTEX_RETURN_IF_ERROR(util::WriteFile((std::filesystem::path(*dir) / kDemoMarker).string(),
+                                         "written by vertexctl gen-demo; the next run may clear this directory\n"));
   return pages;
 }
 

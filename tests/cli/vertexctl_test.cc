@@ -126,5 +126,23 @@ TEST(VertexctlTest, DemoPrintsClustersAndPurity) {
   EXPECT_TRUE(fs::exists(dir + "/groundtruth"));
 }
 
+TEST(VertexctlTest, DemoNeverClearsADirectoryItDidNotWrite) {
+  const fs::path dir = fs::temp_directory_path() / ("vertexctl_precious_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  ASSERT_TRUE(util::WriteFile((dir / "precious.txt").string(), "keep me").ok());
+  const Result r = RunVertexctl("gen-demo --out " + dir.string() + " --products 5 --categories 0 --reviews 0 --stores 0");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("not written by vertexctl"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(dir / "precious.txt"));
+  // A directory it wrote is cleared and rewritten: a smaller site leaves no
+  // stale pages behind.
+  const fs::path demo = fs::temp_directory_path() / ("vertexctl_rewrite_" + std::to_string(getpid()));
+  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 30 --categories 0 --reviews 0 --stores 0").exit_code, 0);
+  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 10 --categories 0 --reviews 0 --stores 0").exit_code, 0);
+  size_t pages = 0;
+  for (const auto& e : fs::directory_iterator(demo)) pages += e.path().extension() == ".htm";
+  EXPECT_EQ(pages, 10u);
+}
+
 }  // namespace
 }  // namespace vertex::cli

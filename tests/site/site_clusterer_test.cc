@@ -99,7 +99,9 @@ TEST(SiteClustererTest, GeneratedSiteGivesOneClusterPerTemplate) {
     ASSERT_FALSE(c.annotation_sample.empty());
     for (size_t i = 0; i < c.annotation_sample.size(); ++i) {
       EXPECT_TRUE(std::binary_search(c.pages.begin(), c.pages.end(), c.annotation_sample[i].page));
-      if (i > 0) EXPECT_LE(c.annotation_sample[i].added_weight, c.annotation_sample[i - 1].added_weight);
+      if (i > 0) {
+        EXPECT_LE(c.annotation_sample[i].added_weight, c.annotation_sample[i - 1].added_weight);
+      }
     }
   }
   EXPECT_EQ(site->clusters.size(), 4u);
