@@ -161,7 +161,9 @@ TEST(SampleSiteTest, SizeBoundsAndDeterminism) {
     EXPECT_EQ(s.size(), c.expected) << c.site;
     EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
     EXPECT_EQ(std::set<size_t>(s.begin(), s.end()).size(), s.size());
-    if (!s.empty()) EXPECT_LT(s.back(), c.site);
+    if (!s.empty()) {
+      EXPECT_LT(s.back(), c.site);
+    }
   }
   SampleOptions a, b;
   b.seed = 2;
