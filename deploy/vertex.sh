@@ -21,6 +21,7 @@ JOBS="${VERTEX_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgumbo-dev libxml2-dev libre2-dev libabsl-dev
+  libprotobuf-dev protobuf-compiler librocksdb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   docker-compose
 )
