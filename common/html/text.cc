@@ -33,6 +33,22 @@ std::string NormalizeSpace(std::string_view s) {
   return out;
 }
 
+std::string NormalizeXmlSpace(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) out.push_back(' ');
+    pending_space = false;
+    out.push_back(c);
+  }
+  return out;
+}
+
 bool IsBlank(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {

@@ -13,6 +13,11 @@ namespace vertex::html {
 // SPACE) to one ASCII space and trims both ends.
 std::string NormalizeSpace(std::string_view s);
 
+// XPath 1.0's normalize-space(): collapses runs of space, tab, CR and LF
+// only (not U+00A0) and trims. Used where a native computation must agree
+// with an XPath evaluated by libxml2.
+std::string NormalizeXmlSpace(std::string_view s);
+
 // True when `s` holds only whitespace as NormalizeSpace defines it.
 bool IsBlank(std::string_view s);
 

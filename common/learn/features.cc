@@ -1,0 +1,244 @@
+#include "common/learn/features.h"
+
+#include <algorithm>
+
+#include "common/html/text.h"
+
+namespace vertex::learn {
+namespace {
+
+html::Node SiblingElement(html::Node n, int index, bool preceding) {
+  int seen = 0;
+  for (html::Node s = preceding ? n.previous_sibling() : n.next_sibling(); s;
+       s = preceding ? s.previous_sibling() : s.next_sibling()) {
+    if (s.is_element() && ++seen == index) return s;
+  }
+  return html::Node();
+}
+
+// The nearest non-blank text node before (or after) `n` in document order,
+// excluding n's own descendants and ancestors, as XPath's preceding:: and
+// following:: axes do.
+std::string AnchorText(html::Node n, bool before) {
+  html::Node cur = n;
+  while (cur) {
+    html::Node step = before ? cur.previous_sibling() : cur.next_sibling();
+    if (!step) {
+      cur = cur.parent();
+      continue;
+    }
+    // Walk into `step`'s subtree from its far end (before) or near end.
+    cur = step;
+    while (true) {
+      if (cur.is_text()) {
+        const std::string t = html::NormalizeXmlSpace(cur.RawText());
+        if (!t.empty()) return t;
+        break;
+      }
+      html::Node child = before ? cur.last_child() : cur.first_child();
+      if (!child) break;
+      cur = child;
+    }
+  }
+  return "";
+}
+
+bool IsAttributeKind(Kind k) {
+  return k == Kind::kId || k == Kind::kClass || k == Kind::kPrecedingId || k == Kind::kPrecedingClass ||
+         k == Kind::kFollowingId || k == Kind::kFollowingClass;
+}
+
+const char* KindName(Kind k) {
+  switch (k) {
+    case Kind::kTag: return "tag";
+    case Kind::kId: return "id";
+    case Kind::kClass: return "class";
+    case Kind::kPrecedingTag: return "prec-tag";
+    case Kind::kPrecedingId: return "prec-id";
+    case Kind::kPrecedingClass: return "prec-class";
+    case Kind::kFollowingTag: return "foll-tag";
+    case Kind::kFollowingId: return "foll-id";
+    case Kind::kFollowingClass: return "foll-class";
+    case Kind::kOutLeftText: return "out-left-text";
+    case Kind::kOutLeftWord: return "out-left-word";
+    case Kind::kOutRightText: return "out-right-text";
+    case Kind::kOutRightWord: return "out-right-word";
+    case Kind::kInLeftText: return "in-left-text";
+    case Kind::kInRightText: return "in-right-text";
+  }
+  return "?";
+}
+
+std::string LastWord(const std::string& s) {
+  const size_t sp = s.rfind(' ');
+  return sp == std::string::npos ? s : s.substr(sp + 1);
+}
+
+std::string FirstWord(const std::string& s) { return s.substr(0, s.find(' ')); }
+
+}  // namespace
+
+std::string Feature::DebugString() const {
+  std::string out = std::string(KindName(kind)) + (index ? std::to_string(index) : "") + "@" +
+                    std::to_string(level) + "=";
+  if (values.empty()) return out + "*";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? "|" : "") + values[i];
+  return out;
+}
+
+Candidate::Candidate(html::Node node) : node_(node) {
+  for (html::Node n = node; n && static_cast<int>(ancestors_.size()) <= kMaxLevel; n = n.parent()) {
+    ancestors_.push_back(n);
+  }
+  text_ = html::NormalizeXmlSpace(node.RawText());
+  left_ = AnchorText(node, true);
+  right_ = AnchorText(node, false);
+}
+
+bool Candidate::Value(Kind kind, int level, int index, std::string* value) const {
+  if (level >= static_cast<int>(ancestors_.size())) return false;
+  html::Node n = ancestors_[level];
+  switch (kind) {
+    case Kind::kPrecedingTag: case Kind::kPrecedingId: case Kind::kPrecedingClass:
+      n = SiblingElement(n, index, true);
+      break;
+    case Kind::kFollowingTag: case Kind::kFollowingId: case Kind::kFollowingClass:
+      n = SiblingElement(n, index, false);
+      break;
+    default:
+      break;
+  }
+  if (!n) return false;
+  switch (kind) {
+    case Kind::kTag: case Kind::kPrecedingTag: case Kind::kFollowingTag:
+      if (!n.is_element()) return false;
+      *value = std::string(n.tag());
+      return true;
+    case Kind::kId: case Kind::kPrecedingId: case Kind::kFollowingId:
+      if (!n.has_attribute("id")) return false;
+      *value = n.attribute("id");
+      return true;
+    case Kind::kClass: case Kind::kPrecedingClass: case Kind::kFollowingClass:
+      if (!n.has_attribute("class")) return false;
+      *value = n.attribute("class");
+      return true;
+    case Kind::kOutLeftText: *value = left_; return !left_.empty();
+    case Kind::kOutLeftWord: *value = LastWord(left_); return !left_.empty();
+    case Kind::kOutRightText: *value = right_; return !right_.empty();
+    case Kind::kOutRightWord: *value = FirstWord(right_); return !right_.empty();
+    case Kind::kInLeftText: case Kind::kInRightText: *value = text_; return !text_.empty();
+  }
+  return false;
+}
+
+bool Candidate::Holds(const Feature& f) const {
+  std::string v;
+  if (!Value(f.kind, f.level, f.index, &v)) return false;
+  if (f.values.empty()) return IsAttributeKind(f.kind);
+  for (const std::string& want : f.values) {
+    switch (f.kind) {
+      case Kind::kOutLeftWord:
+        if (left_.size() >= want.size() && left_.compare(left_.size() - want.size(), want.size(), want) == 0) return true;
+        break;
+      case Kind::kOutRightWord:
+        if (right_.compare(0, want.size(), want) == 0) return true;
+        break;
+      case Kind::kInLeftText:
+        if (text_.compare(0, want.size(), want) == 0) return true;
+        break;
+      case Kind::kInRightText:
+        if (text_.size() >= want.size() && text_.compare(text_.size() - want.size(), want.size(), want) == 0) return true;
+        break;
+      default:
+        if (v == want) return true;
+    }
+  }
+  return false;
+}
+
+std::string XPathLiteral(const std::string& s) {
+  if (s.find('\'') == std::string::npos) return "'" + s + "'";
+  if (s.find('"') == std::string::npos) return "\"" + s + "\"";
+  std::string out = "concat(";
+  size_t start = 0;
+  bool first = true;
+  while (start <= s.size()) {
+    const size_t q = s.find('\'', start);
+    const std::string part = s.substr(start, q == std::string::npos ? std::string::npos : q - start);
+    if (!part.empty()) out += (first ? "" : ",") + ("'" + part + "'"), first = false;
+    if (q == std::string::npos) break;
+    out += (first ? "" : ",") + std::string("\"'\"");
+    first = false;
+    start = q + 1;
+  }
+  return out + ")";
+}
+
+namespace {
+
+// "a or b or c" over the feature's values with `test(literal)`.
+template <typename Test>
+std::string AnyOf(const Feature& f, Test test) {
+  std::string out;
+  for (size_t i = 0; i < f.values.size(); ++i) out += (i ? " or " : "") + test(XPathLiteral(f.values[i]));
+  return out;
+}
+
+std::string AttributeTest(const Feature& f, const char* attr) {
+  if (f.values.empty()) return std::string("@") + attr;
+  return AnyOf(f, [&](const std::string& lit) { return std::string("@") + attr + "=" + lit; });
+}
+
+std::string Predicate(const Feature& f) {
+  const std::string ns = "normalize-space(.)";
+  const std::string sib = "-sibling::*[" + std::to_string(f.index) + "]";
+  const std::string before = "preceding::text()[normalize-space(.)!=''][1]";
+  const std::string after = "following::text()[normalize-space(.)!=''][1]";
+  switch (f.kind) {
+    case Kind::kTag: return "";  // rendered as the step's name
+    case Kind::kId: return "[" + AttributeTest(f, "id") + "]";
+    case Kind::kClass: return "[" + AttributeTest(f, "class") + "]";
+    case Kind::kPrecedingTag: return "[preceding" + sib + "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]]";
+    case Kind::kFollowingTag: return "[following" + sib + "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]]";
+    case Kind::kPrecedingId: return "[preceding" + sib + "[" + AttributeTest(f, "id") + "]]";
+    case Kind::kPrecedingClass: return "[preceding" + sib + "[" + AttributeTest(f, "class") + "]]";
+    case Kind::kFollowingId: return "[following" + sib + "[" + AttributeTest(f, "id") + "]]";
+    case Kind::kFollowingClass: return "[following" + sib + "[" + AttributeTest(f, "class") + "]]";
+    case Kind::kOutLeftText: return "[" + before + "[" + AnyOf(f, [&](const std::string& l) { return ns + "=" + l; }) + "]]";
+    case Kind::kOutLeftWord: return "[" + before + "[" + AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; }) + "]]";
+    case Kind::kOutRightText: return "[" + after + "[" + AnyOf(f, [&](const std::string& l) { return ns + "=" + l; }) + "]]";
+    case Kind::kOutRightWord: return "[" + after + "[" + AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; }) + "]]";
+    case Kind::kInLeftText: return "[" + AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; }) + "]";
+    case Kind::kInRightText: return "[" + AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; }) + "]";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes) {
+  int top = 0;
+  for (const Feature& f : features) top = std::max(top, f.level);
+  std::string out = "/";
+  for (int level = top; level >= 0; --level) {
+    std::string name = (level == 0 && text_nodes) ? "text()" : "*";
+    std::string predicates;
+    for (const Feature& f : features) {
+      if (f.level != level) continue;
+      if (f.kind == Kind::kTag && !(level == 0 && text_nodes)) {
+        // A disjunction of tags becomes a self:: test.
+        if (f.values.size() == 1) {
+          name = f.values[0];
+        } else {
+          predicates += "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]";
+        }
+        continue;
+      }
+      predicates += Predicate(f);
+    }
+    out += "/" + name + predicates;
+  }
+  return out;
+}
+
+}  // namespace vertex::learn

@@ -1,0 +1,100 @@
+// Structural and textual features of a node (Vertex paper, III-C.1), each
+// both a predicate evaluated natively on the DOM and an XPath fragment.
+//
+// A feature is (kind, level, values): a test on the node's ancestor at
+// distance `level` (0: the node itself), e.g. ("tag", 3, {div}) or
+// ("class", 1, {price, sale}) — a disjunction of up to three values — or,
+// with no values, the presence of the attribute ("id", 1, any). Sibling
+// kinds test the index-th preceding/following sibling element of that
+// ancestor. Anchor kinds (level 0 only) test the nearest non-blank text
+// before/after the node ("out"), or the node's own text ("in"): its whole
+// text or its boundary word.
+//
+// Native evaluation and the XPath rendering agree by construction: text
+// comparisons use XPath's normalize-space semantics (NormalizeXmlSpace).
+// The learner still checks the final XPath with libxml2.
+//
+// Thread-safety: values; Candidate holds Nodes of a Page that must outlive it.
+#ifndef VERTEX_COMMON_LEARN_FEATURES_H_
+#define VERTEX_COMMON_LEARN_FEATURES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/html/page.h"
+
+namespace vertex::learn {
+
+enum class Kind : uint8_t {
+  kTag,
+  kId,
+  kClass,
+  kPrecedingTag,
+  kPrecedingId,
+  kPrecedingClass,
+  kFollowingTag,
+  kFollowingId,
+  kFollowingClass,
+  kOutLeftText,   // nearest non-blank text before the node equals a value
+  kOutLeftWord,   // ... ends with a value (its last word)
+  kOutRightText,  // nearest non-blank text after the node equals a value
+  kOutRightWord,  // ... starts with a value (its first word)
+  kInLeftText,    // the node's text starts with a value
+  kInRightText,   // the node's text ends with a value
+};
+
+// The most levels features look up from a node.
+inline constexpr int kMaxLevel = 12;
+// Sibling features look at the 1st to 3rd sibling.
+inline constexpr int kMaxSibling = 3;
+// At most this many values in a disjunction (the paper: 3).
+inline constexpr int kMaxDisjunction = 3;
+
+struct Feature {
+  Kind kind = Kind::kTag;
+  int level = 0;
+  int index = 0;  // sibling kinds: 1..kMaxSibling
+  // Sorted; empty means "the attribute is present" (id and class kinds).
+  std::vector<std::string> values;
+
+  bool operator==(const Feature& o) const {
+    return kind == o.kind && level == o.level && index == o.index && values == o.values;
+  }
+  // "class@1=price|sale", for diagnostics.
+  std::string DebugString() const;
+};
+
+// What a feature of a given slot looks at, precomputed for one node.
+class Candidate {
+ public:
+  // `node` is an element or a text node of a live Page.
+  explicit Candidate(html::Node node);
+
+  html::Node node() const { return node_; }
+  // The slot's value for this node; false when the slot does not exist (no
+  // ancestor at that level, no such sibling, no such attribute).
+  bool Value(Kind kind, int level, int index, std::string* value) const;
+  bool Holds(const Feature& f) const;
+  const std::string& text() const { return text_; }
+
+ private:
+  html::Node node_;
+  std::vector<html::Node> ancestors_;  // [0] = node itself
+  std::string text_;                    // normalize-space(.)
+  std::string left_;                    // nearest non-blank text before, or ""
+  std::string right_;                   // nearest non-blank text after, or ""
+};
+
+// XPath 1.0 string literal for `s` ('...', "..." or concat(...)).
+std::string XPathLiteral(const std::string& s);
+
+// The XPath selecting nodes that satisfy every feature of `features`:
+// "//" then one step per level from the highest down to the node, each `*`
+// or a tag name with the predicates of its features; the last step is
+// text() for text nodes, else * (or the tag).
+std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes);
+
+}  // namespace vertex::learn
+
+#endif  // VERTEX_COMMON_LEARN_FEATURES_H_

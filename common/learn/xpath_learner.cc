@@ -1,0 +1,302 @@
+#include "common/learn/xpath_learner.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "common/html/text.h"
+#include "common/html/xpath.h"
+
+namespace vertex::learn {
+namespace {
+
+using Bits = std::vector<uint64_t>;
+
+bool IsTagName(const std::string& s) {
+  if (s.empty() || !(s[0] >= 'a' && s[0] <= 'z')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+bool InSkippedElement(html::Node n) {
+  for (html::Node p = n.parent(); p; p = p.parent()) {
+    if (p.tag() == "script" || p.tag() == "style" || p.tag() == "noscript") return true;
+  }
+  return false;
+}
+
+// Candidate nodes of a page: non-blank text nodes, or elements.
+std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) {
+  std::vector<html::Node> out;
+  html::Node n = page.root();
+  while (n) {
+    if (text_nodes ? (n.is_text() && !html::IsBlank(n.RawText()) && !InSkippedElement(n)) : n.is_element()) {
+      out.push_back(n);
+    }
+    if (html::Node c = n.first_child()) {
+      n = c;
+      continue;
+    }
+    while (n && !n.next_sibling()) n = n.parent();
+    if (n) n = n.next_sibling();
+  }
+  return out;
+}
+
+struct Universe {
+  std::vector<Candidate> candidates;
+  std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
+  Bits positive, annotated;
+  size_t words = 0;
+};
+
+void Set(Bits* b, size_t i) { (*b)[i / 64] |= uint64_t{1} << (i % 64); }
+bool Test(const Bits& b, size_t i) { return (b[i / 64] >> (i % 64)) & 1; }
+
+size_t CountAnd(const Bits& a, const Bits& b) {
+  size_t n = 0;
+  for (size_t i = 0; i < a.size(); ++i) n += std::popcount(a[i] & b[i]);
+  return n;
+}
+
+struct Score {
+  bool recall1 = false;
+  double precision = 0;
+  double support = 0;
+  int distance = 0;
+  bool precise = false;
+};
+
+struct Evaluator {
+  const Universe& u;
+  const std::vector<ExamplePage>& pages;
+  bool multi_valued;
+
+  Score Evaluate(const Bits& sel, int distance) const {
+    Score s;
+    s.distance = distance;
+    const size_t pos = CountAnd(sel, u.positive);
+    s.recall1 = pos == CountAnd(u.positive, u.positive);
+    const size_t chosen = CountAnd(sel, u.annotated);
+    s.precision = chosen ? static_cast<double>(pos) / chosen : 0;
+    size_t unannotated = 0, supported = 0;
+    bool many = false;
+    for (size_t p = 0; p < pages.size(); ++p) {
+      if (pages[p].annotated) continue;
+      ++unannotated;
+      size_t hits = 0;
+      for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) hits += Test(sel, i);
+      supported += hits > 0;
+      many |= hits > 1;
+    }
+    s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
+    s.precise = s.recall1 && pos == chosen && (multi_valued || !many);
+    return s;
+  }
+};
+
+Bits And(const std::vector<const Bits*>& parts, size_t words) {
+  Bits out(words, ~uint64_t{0});
+  for (const Bits* b : parts) {
+    for (size_t i = 0; i < words; ++i) out[i] &= (*b)[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
+                                      const std::vector<size_t>& page_of, bool uniform_per_page) {
+  std::vector<Feature> out;
+  if (positives.empty()) return out;
+  const auto add_slot = [&](Kind kind, int level, int index) {
+    std::set<std::string> values;
+    std::map<size_t, std::string> value_of_page;
+    for (size_t i = 0; i < positives.size(); ++i) {
+      std::string v;
+      if (!positives[i].Value(kind, level, index, &v)) return;
+      auto [it, inserted] = value_of_page.emplace(page_of[i], v);
+      if (uniform_per_page && !inserted && it->second != v) return;
+      values.insert(v);
+    }
+    const bool tag_kind = kind == Kind::kTag || kind == Kind::kPrecedingTag || kind == Kind::kFollowingTag;
+    if (tag_kind && !std::all_of(values.begin(), values.end(), IsTagName)) return;
+    const bool attr_kind = kind == Kind::kId || kind == Kind::kClass || kind == Kind::kPrecedingId ||
+                           kind == Kind::kPrecedingClass || kind == Kind::kFollowingId || kind == Kind::kFollowingClass;
+    if (attr_kind) out.push_back({kind, level, index, {}});
+    const bool anchor = kind >= Kind::kOutLeftText;
+    if (values.size() <= static_cast<size_t>(kMaxDisjunction) && !(anchor && values.count(""))) {
+      out.push_back({kind, level, index, std::vector<std::string>(values.begin(), values.end())});
+    }
+  };
+  for (int level = 0; level <= kMaxLevel; ++level) {
+    for (Kind k : {Kind::kTag, Kind::kId, Kind::kClass}) add_slot(k, level, 0);
+    for (int i = 1; i <= kMaxSibling; ++i) {
+      for (Kind k : {Kind::kPrecedingTag, Kind::kPrecedingId, Kind::kPrecedingClass, Kind::kFollowingTag,
+                     Kind::kFollowingId, Kind::kFollowingClass}) {
+        add_slot(k, level, i);
+      }
+    }
+  }
+  for (Kind k : {Kind::kOutLeftText, Kind::kOutLeftWord, Kind::kOutRightText, Kind::kOutRightWord}) add_slot(k, 0, 0);
+  return out;
+}
+
+absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
+  // Positives and their node type.
+  std::vector<Candidate> positive_candidates;
+  std::vector<size_t> page_of;
+  int texts = 0, elements = 0;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    for (html::Node n : pages[p].positives) {
+      (n.is_text() ? texts : elements)++;
+      positive_candidates.emplace_back(n);
+      page_of.push_back(p);
+    }
+  }
+  if (positive_candidates.empty()) return absl::InvalidArgumentError("no annotated node to learn from");
+  if (texts && elements) return absl::InvalidArgumentError("annotated nodes mix text nodes and elements");
+  const bool text_nodes = texts > 0;
+
+  // The universe of candidate nodes, page by page.
+  Universe u;
+  std::vector<html::Node> all_positive;
+  for (const ExamplePage& p : pages) all_positive.insert(all_positive.end(), p.positives.begin(), p.positives.end());
+  for (const ExamplePage& p : pages) {
+    u.page_begin.push_back(u.candidates.size());
+    for (html::Node n : CandidateNodes(*p.page, text_nodes)) u.candidates.emplace_back(n);
+  }
+  u.page_begin.push_back(u.candidates.size());
+  u.words = (u.candidates.size() + 63) / 64;
+  u.positive.assign(u.words, 0);
+  u.annotated.assign(u.words, 0);
+  for (size_t p = 0; p < pages.size(); ++p) {
+    for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
+      if (pages[p].annotated) Set(&u.annotated, i);
+      if (std::find(pages[p].positives.begin(), pages[p].positives.end(), u.candidates[i].node()) !=
+          pages[p].positives.end()) {
+        Set(&u.positive, i);
+      }
+    }
+  }
+  if (CountAnd(u.positive, u.positive) != all_positive.size()) {
+    return absl::InvalidArgumentError("an annotated node is blank text or inside script/style");
+  }
+
+  LearnedXPath result;
+  const std::vector<Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
+  result.feature_count = features.size();
+  if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
+  std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
+  for (size_t f = 0; f < features.size(); ++f) {
+    for (size_t i = 0; i < u.candidates.size(); ++i) {
+      if (u.candidates[i].Holds(features[f])) Set(&feature_bits[f], i);
+    }
+  }
+  const Evaluator eval{u, pages, options.multi_valued};
+  const auto distance_of = [&](const std::vector<int>& set) {
+    int d = 0;
+    for (int f : set) d = std::max(d, features[f].level);
+    return d;
+  };
+
+  // Algorithm 3.
+  std::vector<std::vector<int>> candidates;
+  for (size_t f = 0; f < features.size(); ++f) candidates.push_back({static_cast<int>(f)});
+  int min_dist = INT32_MAX;
+  double max_sup = 0, max_prec = 0;
+  std::vector<int> best, max_prec_set;
+  for (int k = 1; !candidates.empty() && k <= options.max_features; ++k) {
+    std::vector<std::vector<int>> next_level;
+    std::vector<Score> next_scores;
+    for (const std::vector<int>& set : candidates) {
+      std::vector<const Bits*> parts;
+      for (int f : set) parts.push_back(&feature_bits[f]);
+      const Score s = eval.Evaluate(And(parts, u.words), distance_of(set));
+      ++result.sets_evaluated;
+      if (!s.recall1) continue;
+      if (!s.precise) {
+        next_level.push_back(set);
+        next_scores.push_back(s);
+        if (best.empty() && (s.precision > max_prec || (s.precision == max_prec && s.support > max_sup) ||
+                             (s.precision == max_prec && s.support == max_sup && s.distance < min_dist))) {
+          max_prec = s.precision, max_prec_set = set, min_dist = s.distance, max_sup = s.support;
+        }
+      } else if (best.empty() || s.support > max_sup || (s.support == max_sup && s.distance < min_dist)) {
+        best = set, min_dist = s.distance, max_sup = s.support, max_prec = 1;
+      }
+    }
+    // Prune sets that cannot beat the best precise XPath: adding features
+    // only lowers support and raises distance.
+    std::vector<std::vector<int>> kept;
+    for (size_t i = 0; i < next_level.size(); ++i) {
+      const Score& s = next_scores[i];
+      if (!best.empty() && (s.support < max_sup || (s.support == max_sup && s.distance >= min_dist))) continue;
+      kept.push_back(next_level[i]);
+    }
+    // C_{k+1}: (k+1)-sets all of whose k-subsets are kept.
+    std::set<std::vector<int>> kept_set(kept.begin(), kept.end());
+    candidates.clear();
+    for (size_t a = 0; a < kept.size() && !result.cap_hit; ++a) {
+      for (size_t b = a + 1; b < kept.size(); ++b) {
+        if (!std::equal(kept[a].begin(), kept[a].end() - 1, kept[b].begin())) continue;
+        std::vector<int> joined = kept[a];
+        joined.push_back(kept[b].back());
+        std::sort(joined.begin(), joined.end());
+        bool all_in = true;
+        for (size_t drop = 0; drop < joined.size() && all_in; ++drop) {
+          std::vector<int> sub = joined;
+          sub.erase(sub.begin() + drop);
+          all_in = kept_set.count(sub) > 0;
+        }
+        if (!all_in) continue;
+        candidates.push_back(std::move(joined));
+        if (candidates.size() >= options.max_candidates_per_level) {
+          result.cap_hit = true;
+          break;
+        }
+      }
+    }
+  }
+
+  const std::vector<int>& chosen = best.empty() ? max_prec_set : best;
+  if (chosen.empty()) return absl::FailedPreconditionError("no XPath selects every annotated node");
+  std::vector<const Bits*> parts;
+  for (int f : chosen) {
+    result.features.push_back(features[f]);
+    parts.push_back(&feature_bits[f]);
+  }
+  const Bits selected = And(parts, u.words);
+  const Score s = eval.Evaluate(selected, distance_of(chosen));
+  result.precision = s.precision;
+  result.support = s.support;
+  result.distance = s.distance;
+  result.precise = s.precise;
+  result.xpath = RenderXPath(result.features, text_nodes);
+
+  // The XPath must select on every page exactly what the bitset says.
+  absl::StatusOr<html::XPath> compiled = html::XPath::Compile(result.xpath);
+  if (!compiled.ok()) return absl::InternalError("learnt XPath does not compile: " + std::string(compiled.status().message()));
+  for (size_t p = 0; p < pages.size(); ++p) {
+    absl::StatusOr<std::vector<html::Node>> nodes = compiled->Select(*pages[p].page);
+    if (!nodes.ok()) return nodes.status();
+    std::vector<html::Node> expected;
+    for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
+      if (Test(selected, i)) expected.push_back(u.candidates[i].node());
+    }
+    std::vector<html::Node> got;
+    for (html::Node n : *nodes) {
+      if (text_nodes ? !html::IsBlank(n.RawText()) && !InSkippedElement(n) : true) got.push_back(n);
+    }
+    if (got != expected) {
+      return absl::InternalError("XPath " + result.xpath + " selects " + std::to_string(got.size()) +
+                                 " nodes on page " + pages[p].page->url() + " where its features select " +
+                                 std::to_string(expected.size()));
+    }
+  }
+  return result;
+}
+
+}  // namespace vertex::learn

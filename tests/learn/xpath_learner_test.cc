@@ -1,0 +1,152 @@
+#include "common/learn/xpath_learner.h"
+
+#include <string>
+#include <vector>
+
+#include "common/html/text.h"
+#include "common/html/xpath.h"
+#include "common/util/random.h"
+#include "gtest/gtest.h"
+
+namespace vertex::learn {
+namespace {
+
+TEST(XPathLiteralTest, QuotesEveryString) {
+  EXPECT_EQ(XPathLiteral("a b"), "'a b'");
+  EXPECT_EQ(XPathLiteral("it's"), "\"it's\"");
+  EXPECT_EQ(XPathLiteral("say \"it's\""), "concat('say \"it',\"'\",'s\"')");
+  html::Parser parser;
+  html::Page page = parser.Parse("<p>say \"it's\"</p>", "u").value();
+  const html::XPath x = html::XPath::Compile("//p[.=" + XPathLiteral("say \"it's\"") + "]").value();
+  EXPECT_EQ(x.Select(page).value().size(), 1u);
+}
+
+// A product page whose metadata block lists "label: value" pairs in mixed
+// content, in an order that varies from page to page, with optional pairs.
+std::string ProductPage(util::Rng& rng, int id, std::string* brand) {
+  *brand = std::vector<std::string>{"Acme", "Globex", "Initech", "Umbrella Corp"}[rng.Uniform(4)];
+  std::vector<std::string> pairs = {"<b>SKU:</b> AB-" + std::to_string(1000 + id) + "<br>",
+                                    "<b>Brand:</b> " + *brand + "<br>"};
+  if (rng.Bernoulli(0.5)) pairs.push_back("<b>Model:</b> M" + std::to_string(id) + "<br>");
+  if (rng.Bernoulli(0.5)) std::swap(pairs[0], pairs[1]);
+  std::string meta;
+  for (const std::string& p : pairs) meta += p;
+  std::string related;
+  for (int i = 0, n = static_cast<int>(rng.Range(1, 4)); i < n; ++i) related += "<li><a href=#>Item " + std::to_string(id) + "-" + std::to_string(i) + "</a></li>";
+  return "<html><body><div id=nav><a>Home</a><a>Shop</a></div><div class=product><h1>Thing " +
+         std::to_string(id) + "</h1><div class=meta>" + meta + "</div><span class=price>$" +
+         std::to_string(id) + ".99</span></div><ul class=related>" + related + "</ul></body></html>";
+}
+
+struct Site {
+  std::vector<html::Page> pages;
+  std::vector<std::string> brands;
+};
+
+Site MakeSite(int n, uint64_t seed) {
+  util::Rng rng(seed);
+  html::Parser parser;
+  Site site;
+  for (int i = 0; i < n; ++i) {
+    std::string brand;
+    site.pages.push_back(parser.Parse(ProductPage(rng, i, &brand), "http://x.test/p/" + std::to_string(i)).value());
+    site.brands.push_back(brand);
+  }
+  return site;
+}
+
+// The text node of `page` whose normalised text is `value`.
+html::Node FindText(const html::Page& page, const std::string& value) {
+  const html::XPath all = html::XPath::Compile("//text()").value();
+  const std::vector<html::Node> nodes = all.Select(page).value();
+  for (html::Node n : nodes) {
+    if (html::NormalizeSpace(n.RawText()) == value) return n;
+  }
+  return html::Node();
+}
+
+TEST(XPathLearnerTest, LearnsALabelAnchoredRuleForMixedContent) {
+  Site site = MakeSite(25, 7);
+  std::vector<ExamplePage> examples;
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    ExamplePage e;
+    e.page = &site.pages[i];
+    if (i < 2) {
+      e.annotated = true;
+      e.positives.push_back(FindText(site.pages[i], site.brands[i]));
+      ASSERT_TRUE(e.positives.back()) << i;
+    }
+    examples.push_back(e);
+  }
+  absl::StatusOr<LearnedXPath> learned = LearnXPath(examples);
+  ASSERT_TRUE(learned.ok()) << learned.status();
+  EXPECT_TRUE(learned->precise) << learned->xpath;
+  EXPECT_EQ(learned->precision, 1.0);
+  EXPECT_EQ(learned->support, 1.0);
+  EXPECT_NE(learned->xpath.find("Brand:"), std::string::npos) << learned->xpath;
+  // The rule extracts the brand from every page, whatever the pair order.
+  const html::XPath x = html::XPath::Compile(learned->xpath).value();
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    std::vector<html::Node> nodes = x.Select(site.pages[i]).value();
+    ASSERT_EQ(nodes.size(), 1u) << i << " " << learned->xpath;
+    EXPECT_EQ(html::NormalizeSpace(nodes[0].RawText()), site.brands[i]) << i;
+  }
+}
+
+TEST(XPathLearnerTest, PrefersFeaturesNearTheNode) {
+  Site site = MakeSite(10, 3);
+  std::vector<ExamplePage> examples;
+  const html::XPath price = html::XPath::Compile("//span[@class='price']/text()").value();
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    ExamplePage e{&site.pages[i], {}, i == 0};
+    if (i == 0) e.positives = price.Select(site.pages[i]).value();
+    examples.push_back(e);
+  }
+  absl::StatusOr<LearnedXPath> learned = LearnXPath(examples);
+  ASSERT_TRUE(learned.ok()) << learned.status();
+  EXPECT_TRUE(learned->precise);
+  // One level up (the span), not a neighbouring value of page 0 (distance
+  // 0, but found on no other page).
+  EXPECT_EQ(learned->distance, 1) << learned->xpath;
+  EXPECT_EQ(learned->support, 1.0) << learned->xpath;
+  const html::XPath x = html::XPath::Compile(learned->xpath).value();
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    const std::vector<html::Node> got = x.Select(site.pages[i]).value();
+    const std::vector<html::Node> want = price.Select(site.pages[i]).value();
+    EXPECT_EQ(got, want) << i << " " << learned->xpath;
+  }
+}
+
+TEST(XPathLearnerTest, MultiValuedSelectsAllItems) {
+  Site site = MakeSite(12, 5);
+  std::vector<ExamplePage> examples;
+  const html::XPath items = html::XPath::Compile("//ul[@class='related']/li/a/text()").value();
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    // Annotate two pages listing several items.
+    const bool annotated = i == 1 || i == 2;
+    ExamplePage e{&site.pages[i], {}, annotated};
+    if (annotated) e.positives = items.Select(site.pages[i]).value();
+    examples.push_back(e);
+  }
+  XPathLearnOptions options;
+  options.multi_valued = true;
+  absl::StatusOr<LearnedXPath> learned = LearnXPath(examples, options);
+  ASSERT_TRUE(learned.ok()) << learned.status();
+  EXPECT_TRUE(learned->precise) << learned->xpath;
+  const html::XPath x = html::XPath::Compile(learned->xpath).value();
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    EXPECT_EQ(x.Select(site.pages[i]).value().size(), items.Select(site.pages[i]).value().size()) << i;
+  }
+}
+
+TEST(XPathLearnerTest, RejectsUnusableAnnotations) {
+  Site site = MakeSite(3, 1);
+  std::vector<ExamplePage> none = {{&site.pages[0], {}, true}};
+  EXPECT_EQ(LearnXPath(none).status().code(), absl::StatusCode::kInvalidArgument);
+  const html::Node text = FindText(site.pages[0], site.brands[0]);
+  std::vector<ExamplePage> mixed = {{&site.pages[0], {text, text.parent()}, true}};
+  EXPECT_EQ(LearnXPath(mixed).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace vertex::learn
