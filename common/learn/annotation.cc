@@ -1,0 +1,121 @@
+#include "common/learn/annotation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "absl/strings/ascii.h"
+#include "common/html/text.h"
+
+namespace vertex::learn {
+namespace {
+
+struct TextNode {
+  html::Node node;
+  std::string folded;  // NormalizeSpace + ASCII lowercase
+  std::string key;     // parent's tag path with classes
+};
+
+std::string Step(html::Node e) {
+  std::string s(e.tag());
+  const std::string cls = html::NormalizeSpace(e.attribute("class"));
+  if (!cls.empty()) s += "." + cls;
+  return s;
+}
+
+std::string Fold(std::string_view s) { return absl::AsciiStrToLower(html::NormalizeSpace(s)); }
+
+// The page's non-blank text nodes outside script/style/noscript, in
+// document order, with their keys. Iterative walk.
+std::vector<TextNode> TextNodes(const html::Page& page) {
+  std::vector<TextNode> out;
+  std::vector<std::string> path;  // steps of the open elements
+  html::Node n = page.root();
+  int skipping = 0;               // depth inside skipped elements
+  while (n) {
+    if (n.is_element()) {
+      path.push_back(Step(n));
+      const bool skip = n.tag() == "script" || n.tag() == "style" || n.tag() == "noscript";
+      skipping += skip;
+      if (html::Node c = n.first_child()) {
+        n = c;
+        continue;
+      }
+      skipping -= skip;
+      path.pop_back();
+    } else if (n.is_text() && skipping == 0) {
+      std::string folded = Fold(n.RawText());
+      if (!folded.empty()) {
+        std::string key;
+        for (const std::string& s : path) key += "/" + s;
+        out.push_back({n, std::move(folded), std::move(key)});
+      }
+    }
+    // Next node: a sibling, or climb (closing elements) until one.
+    while (n && !n.next_sibling()) {
+      n = n.parent();
+      if (n) {
+        const bool skip = n.tag() == "script" || n.tag() == "style" || n.tag() == "noscript";
+        skipping -= skip;
+        path.pop_back();
+      }
+    }
+    if (n) n = n.next_sibling();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>& annotations) {
+  // Occurrences per annotation and value: indices into that page's nodes.
+  std::vector<std::vector<TextNode>> nodes(annotations.size());
+  std::vector<std::vector<std::vector<size_t>>> found(annotations.size());
+  std::map<std::string, std::set<size_t>> pages_of_key;
+  std::map<std::string, std::set<size_t>> exact_pages_of_key;  // whole text = value
+  for (size_t a = 0; a < annotations.size(); ++a) {
+    nodes[a] = TextNodes(*annotations[a].page);
+    for (const std::string& value : annotations[a].values) {
+      const std::string v = Fold(value);
+      std::vector<size_t> hits;
+      for (size_t i = 0; i < nodes[a].size() && !v.empty(); ++i) {
+        if (nodes[a][i].folded.find(v) != std::string::npos) {
+          hits.push_back(i);
+          pages_of_key[nodes[a][i].key].insert(a);
+          if (nodes[a][i].folded == v) exact_pages_of_key[nodes[a][i].key].insert(a);
+        }
+      }
+      found[a].push_back(std::move(hits));
+    }
+  }
+  std::vector<ResolvedAnnotation> out;
+  for (size_t a = 0; a < annotations.size(); ++a) {
+    ResolvedAnnotation r;
+    r.page = annotations[a].page;
+    for (size_t v = 0; v < annotations[a].values.size(); ++v) {
+      const std::vector<size_t>& hits = found[a][v];
+      r.occurrences.push_back(hits.size());
+      if (hits.empty()) {
+        r.not_found.push_back(annotations[a].values[v]);
+        continue;
+      }
+      const std::string folded_value = Fold(annotations[a].values[v]);
+      // Ties are broken by the key itself, never by position on the page,
+      // so that every page picks the same structure when it can.
+      const auto rank = [&](size_t i) {
+        const TextNode& t = nodes[a][i];
+        return std::make_tuple(-static_cast<long>(pages_of_key[t.key].size()),
+                               -static_cast<long>(exact_pages_of_key[t.key].size()), std::cref(t.key),
+                               t.folded != folded_value, t.folded.size(), i);
+      };
+      const size_t best = *std::min_element(hits.begin(), hits.end(),
+                                            [&](size_t x, size_t y) { return rank(x) < rank(y); });
+      r.nodes.push_back(nodes[a][best].node);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace vertex::learn

@@ -1,0 +1,58 @@
+#include "common/learn/annotation.h"
+
+#include "common/html/text.h"
+#include "gtest/gtest.h"
+
+namespace vertex::learn {
+namespace {
+
+// The title appears in <title>, in a breadcrumb and in the <h1>; on one page
+// the breadcrumb comes first, on another a related-items list repeats it.
+std::string BookPage(const std::string& title, bool crumb_first, bool related) {
+  std::string crumbs = "<div class=crumbs><a>Books</a> &gt; <span>" + title + "</span></div>";
+  std::string body = "<h1 class=t>" + title + "</h1>";
+  std::string rel = related ? "<ul class=rel><li>" + title + " (Audio CD)</li></ul>" : "";
+  return "<html><head><title>" + title + " | Shop</title><script>var t='" + title +
+         "';</script></head><body>" + (crumb_first ? crumbs + body : body + crumbs) + rel + "</body></html>";
+}
+
+TEST(AnnotationTest, AmbiguousValuesResolveToTheConsistentOccurrence) {
+  html::Parser parser;
+  std::vector<html::Page> pages;
+  pages.push_back(parser.Parse(BookPage("Game Over", true, false), "u0").value());
+  pages.push_back(parser.Parse(BookPage("The Overton Window", false, true), "u1").value());
+  pages.push_back(parser.Parse(BookPage("Dune", true, true), "u2").value());
+  std::vector<ValueAnnotation> anns = {
+      {&pages[0], {"game over"}}, {&pages[1], {"The  Overton Window"}}, {&pages[2], {"Dune"}}};
+  const std::vector<ResolvedAnnotation> r = ResolveValues(anns);
+  ASSERT_EQ(r.size(), 3u);
+  for (size_t i = 0; i < r.size(); ++i) {
+    ASSERT_EQ(r[i].nodes.size(), 1u) << i;
+    EXPECT_TRUE(r[i].not_found.empty());
+    // <title>, the breadcrumb, the h1 (+ the related item): never the script.
+    EXPECT_GE(r[i].occurrences[0], 3u) << i;
+    // Breadcrumb span and h1 tie on consistency (both on every page, always
+    // the whole text); whichever wins, it must win on every page, whatever
+    // their order on the page.
+    EXPECT_EQ(r[i].nodes[0].parent().tag(), r[0].nodes[0].parent().tag()) << i;
+    EXPECT_NE(r[i].nodes[0].parent().tag(), "title");
+    EXPECT_NE(r[i].nodes[0].parent().tag(), "li");
+  }
+}
+
+TEST(AnnotationTest, MultipleValuesAndValuesNotFound) {
+  html::Parser parser;
+  html::Page page = parser.Parse(
+      "<div class=by>By <a>Glenn Beck</a>, <a>Kevin Balfe</a></div><p>About Glenn Beck's career</p>", "u").value();
+  const std::vector<ResolvedAnnotation> r =
+      ResolveValues({{&page, {"Glenn Beck", "Kevin Balfe", "Nobody Here"}}});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].nodes.size(), 2u);
+  EXPECT_EQ(html::NormalizeSpace(r[0].nodes[0].RawText()), "Glenn Beck");  // whole-text match wins
+  EXPECT_EQ(html::NormalizeSpace(r[0].nodes[1].RawText()), "Kevin Balfe");
+  EXPECT_EQ(r[0].not_found, std::vector<std::string>{"Nobody Here"});
+  EXPECT_EQ(r[0].occurrences, (std::vector<size_t>{2, 1, 0}));
+}
+
+}  // namespace
+}  // namespace vertex::learn
