@@ -329,49 +329,31 @@ constexpr EntityData kEntities[] = {
     {"è", "&egrave;"}, {"ü", "&uuml;"}, {"ö", "&ouml;"},   {"ñ", "&ntilde;"}, {"â", "&acirc;"},
     {"û", "&ucirc;"},  {"ë", "&euml;"}, {"í", "&iacute;"}, {"–", "&ndash;"},  {"—", "&mdash;"}};
 
-// Escapes text content: &, < and > only; other characters stay UTF-8.
-std::string Esc(absl::string_view s) {
+// Escapes &, < and, in text, > or, in a double-quoted attribute value, ";
+// other characters stay UTF-8.
+std::string EscapeMarkup(absl::string_view s, bool attribute) {
   std::string out;
   out.reserve(s.size() + 8);
   for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += c;
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>' && !attribute) {
+      out += "&gt;";
+    } else if (c == '"' && attribute) {
+      out += "&quot;";
+    } else {
+      out += c;
     }
   }
   return out;
 }
 
-// Escapes an attribute value (double-quoted).
-std::string EscAttr(absl::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 8);
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// Text content.
+std::string Esc(absl::string_view s) { return EscapeMarkup(s, false); }
+// A double-quoted attribute value.
+std::string EscAttr(absl::string_view s) { return EscapeMarkup(s, true); }
 
 // Encodes text with named entities for markup characters, quotes and the
 // accented letters and dashes of the word lists.

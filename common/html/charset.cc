@@ -113,13 +113,10 @@ bool ConvertWithIconv(std::string_view in, const std::string& from, DecodedText*
   return true;
 }
 
-size_t CountReplacements(std::string_view in) {
-  // Counts the maximal ill-formed subsequences ToValidUtf8 will replace.
-  const std::string fixed = util::ToValidUtf8(in);
-  size_t before = 0, after = 0;
-  for (size_t p = 0; (p = in.find("\xEF\xBF\xBD", p)) != std::string_view::npos; p += 3) ++before;
-  for (size_t p = 0; (p = fixed.find("\xEF\xBF\xBD", p)) != std::string::npos; p += 3) ++after;
-  return after - before;
+size_t CountReplacementCharacters(std::string_view s) {
+  size_t n = 0;
+  for (size_t p = 0; (p = s.find("\xEF\xBF\xBD", p)) != std::string_view::npos; p += 3) ++n;
+  return n;
 }
 
 void DecodeUtf8(std::string_view bytes, DecodedText* out) {
@@ -129,8 +126,9 @@ void DecodeUtf8(std::string_view bytes, DecodedText* out) {
     out->converted = false;
     return;
   }
-  out->replacements = CountReplacements(bytes);
+  // Repaired once; the sequences replaced are the U+FFFDs it added.
   out->storage = util::ToValidUtf8(bytes);
+  out->replacements = CountReplacementCharacters(out->storage) - CountReplacementCharacters(bytes);
   out->converted = true;
 }
 

@@ -136,6 +136,14 @@ Node Node::last_child() const { return Node(node_ ? node_->last : nullptr); }
 Node Node::next_sibling() const { return Node(node_ ? node_->next : nullptr); }
 Node Node::previous_sibling() const { return Node(node_ ? node_->prev : nullptr); }
 
+Node Node::NextInDocument(Node root) const {
+  if (Node child = first_child()) return child;
+  for (Node n = *this; n && !(n == root); n = n.parent()) {
+    if (Node sibling = n.next_sibling()) return sibling;
+  }
+  return Node();
+}
+
 std::string Node::RawText() const {
   if (!node_) return {};
   if (node_->type == XML_TEXT_NODE) {

@@ -79,6 +79,11 @@ class Node {
   // RawText() with whitespace normalised (see NormalizeSpace in text.h).
   std::string Text() const;
 
+  // The next node in document order (preorder) within the subtree of
+  // `root`, or null after its last node. Iterative: walk a whole page with
+  // `for (Node n = root; n; n = n.NextInDocument(root))`.
+  Node NextInDocument(Node root) const;
+
   _xmlNode* raw() const { return node_; }
 
  private:

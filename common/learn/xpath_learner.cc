@@ -30,17 +30,11 @@ bool InSkippedElement(html::Node n) {
 // Candidate nodes of a page: non-blank text nodes, or elements.
 std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) {
   std::vector<html::Node> out;
-  html::Node n = page.root();
-  while (n) {
+  const html::Node root = page.root();
+  for (html::Node n = root; n; n = n.NextInDocument(root)) {
     if (text_nodes ? (n.is_text() && !html::IsBlank(n.RawText()) && !InSkippedElement(n)) : n.is_element()) {
       out.push_back(n);
     }
-    if (html::Node c = n.first_child()) {
-      n = c;
-      continue;
-    }
-    while (n && !n.next_sibling()) n = n.parent();
-    if (n) n = n.next_sibling();
   }
   return out;
 }

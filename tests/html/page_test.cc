@@ -74,6 +74,20 @@ TEST(PageTest, ReportsEveryElementStartAndEndToTheSink) {
   EXPECT_EQ(sink.tokens, again.tokens);
 }
 
+TEST(PageTest, NextInDocumentWalksInXPathDocumentOrder) {
+  Page page = MustParse("<div><p>a<b>b</b></p>c</div><ul><li>d</li><li></li></ul><i>e</i>");
+  std::vector<Node> walked;
+  for (Node n = page.root(); n; n = n.NextInDocument(page.root())) walked.push_back(n);
+  const XPath all = XPath::Compile("/html/descendant-or-self::node()").value();
+  EXPECT_EQ(walked, all.Select(page).value());
+  // Within a subtree, the walk stops at its end.
+  const XPath ul = XPath::Compile("//ul").value();
+  const Node list = ul.Select(page).value()[0];
+  size_t in_list = 0;
+  for (Node n = list; n; n = n.NextInDocument(list)) ++in_list;
+  EXPECT_EQ(in_list, 4u);  // ul, li, "d", li
+}
+
 TEST(PageTest, UnknownTagsGetTheirOwnLowercaseNames) {
   RecordingSink sink;
   Page page = MustParse("<body><My-Widget x=1>w</My-Widget><other-widget>o</other-widget></body>", {}, &sink);
