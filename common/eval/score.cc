@@ -94,10 +94,11 @@ void Scorer::Add(const std::string& attribute, const std::vector<std::string>& e
   for (const std::string& value : truth) truth_forms.push_back(TruthForms(value));
   std::vector<bool> found(truth.size(), false);
   for (const std::string& value : extracted) {
-    const std::string normalized = NormalizeForComparison(value);
+    const std::array<std::string, 2> forms = TruthForms(value);
     bool correct = false;
     for (size_t i = 0; i < truth_forms.size(); ++i) {
-      if (normalized != truth_forms[i][0] && normalized != truth_forms[i][1]) continue;
+      // As is, or both without the punctuation at their ends.
+      if (forms[0] != truth_forms[i][0] && (forms[1].empty() || forms[1] != truth_forms[i][1])) continue;
       correct = true;
       found[i] = true;
     }

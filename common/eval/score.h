@@ -63,10 +63,11 @@ class Scorer {
 
   // Adds one page: the values extracted for `attribute` and its ground-truth
   // values (raw, as GroundTruth holds them; empty when absent). An extracted
-  // value matches a truth value when NormalizeForComparison of the extracted
-  // value equals NormalizeForComparison of the truth value or of its
-  // TrimEdgePunctuation form. Creates the attribute's entry even when both
-  // lists are empty.
+  // value matches a truth value when their NormalizeForComparison forms are
+  // equal, or when both are equal and not empty without the punctuation at
+  // their ends (TrimEdgePunctuation): ground truth keeps a label's colon
+  // (": Knopf") or drops a trailing period ("Scholastic Inc") where the page
+  // shows it. Creates the attribute's entry even when both lists are empty.
   void Add(const std::string& attribute, const std::vector<std::string>& extracted,
            const std::vector<std::string>& truth);
 

@@ -24,6 +24,12 @@ std::string Step(html::Node e) {
   return s;
 }
 
+// Text no editor sees: the document head (its <title> repeats the page's
+// values), scripts and styles.
+bool IsHidden(std::string_view tag) {
+  return tag == "head" || tag == "script" || tag == "style" || tag == "noscript";
+}
+
 std::string Fold(std::string_view s) { return absl::AsciiStrToLower(html::NormalizeSpace(s)); }
 
 // The page's non-blank text nodes outside script/style/noscript, in
@@ -36,7 +42,7 @@ std::vector<TextNode> TextNodes(const html::Page& page) {
   while (n) {
     if (n.is_element()) {
       path.push_back(Step(n));
-      const bool skip = n.tag() == "script" || n.tag() == "style" || n.tag() == "noscript";
+      const bool skip = IsHidden(n.tag());
       skipping += skip;
       if (html::Node c = n.first_child()) {
         n = c;
@@ -56,7 +62,7 @@ std::vector<TextNode> TextNodes(const html::Page& page) {
     while (n && !n.next_sibling()) {
       n = n.parent();
       if (n) {
-        const bool skip = n.tag() == "script" || n.tag() == "style" || n.tag() == "noscript";
+        const bool skip = IsHidden(n.tag());
         skipping -= skip;
         path.pop_back();
       }

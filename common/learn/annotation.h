@@ -2,7 +2,7 @@
 // editor typing values gives) before rule learning.
 //
 // A value is looked up in every non-blank text node of its page outside
-// <script>, <style> and <noscript>, comparing whitespace-normalised,
+// <head> (its <title> repeats values), <script>, <style> and <noscript>, comparing whitespace-normalised,
 // ASCII-case-folded text: a node matches when its text contains the value.
 // A value found at several nodes is ambiguous; it is resolved by
 // consistency across the annotated pages, never by taking the first: each

@@ -90,9 +90,21 @@ Candidate::Candidate(html::Node node) : node_(node) {
   for (html::Node n = node; n && static_cast<int>(ancestors_.size()) <= kMaxLevel; n = n.parent()) {
     ancestors_.push_back(n);
   }
-  text_ = html::NormalizeXmlSpace(node.RawText());
-  left_ = AnchorText(node, true);
-  right_ = AnchorText(node, false);
+}
+
+const std::string& Candidate::text() const {
+  if (!text_) text_ = html::NormalizeXmlSpace(node_.RawText());
+  return *text_;
+}
+
+const std::string& Candidate::left() const {
+  if (!left_) left_ = AnchorText(node_, true);
+  return *left_;
+}
+
+const std::string& Candidate::right() const {
+  if (!right_) right_ = AnchorText(node_, false);
+  return *right_;
 }
 
 bool Candidate::Value(Kind kind, int level, int index, std::string* value) const {
@@ -122,11 +134,11 @@ bool Candidate::Value(Kind kind, int level, int index, std::string* value) const
       if (!n.has_attribute("class")) return false;
       *value = n.attribute("class");
       return true;
-    case Kind::kOutLeftText: *value = left_; return !left_.empty();
-    case Kind::kOutLeftWord: *value = LastWord(left_); return !left_.empty();
-    case Kind::kOutRightText: *value = right_; return !right_.empty();
-    case Kind::kOutRightWord: *value = FirstWord(right_); return !right_.empty();
-    case Kind::kInLeftText: case Kind::kInRightText: *value = text_; return !text_.empty();
+    case Kind::kOutLeftText: *value = left(); return !value->empty();
+    case Kind::kOutLeftWord: *value = LastWord(left()); return !left().empty();
+    case Kind::kOutRightText: *value = right(); return !value->empty();
+    case Kind::kOutRightWord: *value = FirstWord(right()); return !right().empty();
+    case Kind::kInLeftText: case Kind::kInRightText: *value = text(); return !value->empty();
   }
   return false;
 }
@@ -138,16 +150,19 @@ bool Candidate::Holds(const Feature& f) const {
   for (const std::string& want : f.values) {
     switch (f.kind) {
       case Kind::kOutLeftWord:
-        if (left_.size() >= want.size() && left_.compare(left_.size() - want.size(), want.size(), want) == 0) return true;
+        if (left().size() >= want.size() &&
+            left().compare(left().size() - want.size(), want.size(), want) == 0) {
+          return true;
+        }
         break;
       case Kind::kOutRightWord:
-        if (right_.compare(0, want.size(), want) == 0) return true;
+        if (right().compare(0, want.size(), want) == 0) return true;
         break;
       case Kind::kInLeftText:
-        if (text_.compare(0, want.size(), want) == 0) return true;
+        if (v.compare(0, want.size(), want) == 0) return true;
         break;
       case Kind::kInRightText:
-        if (text_.size() >= want.size() && text_.compare(text_.size() - want.size(), want.size(), want) == 0) return true;
+        if (v.size() >= want.size() && v.compare(v.size() - want.size(), want.size(), want) == 0) return true;
         break;
       default:
         if (v == want) return true;

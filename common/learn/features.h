@@ -14,11 +14,13 @@
 // comparisons use XPath's normalize-space semantics (NormalizeXmlSpace).
 // The learner still checks the final XPath with libxml2.
 //
-// Thread-safety: values; Candidate holds Nodes of a Page that must outlive it.
+// Thread-safety: values; Candidate holds Nodes of a Page that must outlive it
+// and caches lazily (one Candidate per thread).
 #ifndef VERTEX_COMMON_LEARN_FEATURES_H_
 #define VERTEX_COMMON_LEARN_FEATURES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,14 +78,18 @@ class Candidate {
   // ancestor at that level, no such sibling, no such attribute).
   bool Value(Kind kind, int level, int index, std::string* value) const;
   bool Holds(const Feature& f) const;
-  const std::string& text() const { return text_; }
+  // normalize-space(.) of the node, and the nearest non-blank text before
+  // and after it (normalised; "" when none). Computed on first use.
+  const std::string& text() const;
+  const std::string& left() const;
+  const std::string& right() const;
 
  private:
   html::Node node_;
   std::vector<html::Node> ancestors_;  // [0] = node itself
-  std::string text_;                    // normalize-space(.)
-  std::string left_;                    // nearest non-blank text before, or ""
-  std::string right_;                   // nearest non-blank text after, or ""
+  mutable std::optional<std::string> text_;
+  mutable std::optional<std::string> left_;
+  mutable std::optional<std::string> right_;
 };
 
 // XPath 1.0 string literal for `s` ('...', "..." or concat(...)).

@@ -10,7 +10,6 @@
 #include "services/vertexctl/flags.h"
 
 namespace vertex::cli {
-namespace {
 
 const std::vector<FlagSpec>& ClusterFlags() {
   static const std::vector<FlagSpec> kFlags = {
@@ -48,6 +47,8 @@ absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArg
   o.parse.max_depth = static_cast<int>(max_depth);
   return o;
 }
+
+namespace {
 
 constexpr char kClusterUsage[] =
     "usage: vertexctl cluster [flags] PAGE_DIR_OR_FILE...\n"

@@ -10,12 +10,24 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/site/site_clusterer.h"
+#include "services/vertexctl/flags.h"
 
 namespace vertex::cli {
 
 int RunCluster(const std::vector<std::string>& args);
 int RunDemo(const std::vector<std::string>& args);
 int RunGenDemo(const std::vector<std::string>& args);
+int RunLearn(const std::vector<std::string>& args);
+int RunExtract(const std::vector<std::string>& args);
+int RunRules(const std::vector<std::string>& args);
+int RunEvalSwde(const std::vector<std::string>& args);
+
+// The clustering flags (`vertexctl cluster --help`), shared by the commands
+// that cluster a sample, and the options they give ("help" not included).
+const std::vector<FlagSpec>& ClusterFlags();
+absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& args);
 
 // Prints "vertexctl <command>: <message>" to stderr and returns the exit
 // code for `status` (2 for InvalidArgument, else 1).

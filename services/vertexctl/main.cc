@@ -17,6 +17,7 @@ constexpr char kUsage[] =
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  demo       generate the demo site, cluster it and print the clusters\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
+    "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
     "  help       show this help\n"
     "\n"
     "Run 'vertexctl COMMAND --help' for a command's flags.\n";
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   if (command == "cluster") return vertex::cli::RunCluster(args);
   if (command == "demo") return vertex::cli::RunDemo(args);
   if (command == "gen-demo") return vertex::cli::RunGenDemo(args);
+  if (command == "eval-swde") return vertex::cli::RunEvalSwde(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::cout << kUsage;
     return 0;

@@ -84,8 +84,11 @@ TEST(Scorer, OnePageTable) {
       {"exact", {"Zebra"}, {"Zebra"}, {1, 1, 1, 1, 1, 1}, 1, 1, 1},
       {"truth keeps punctuation", {"Zebra"}, {": Zebra"}, {1, 1, 1, 1, 1, 1}, 1, 1, 1},
       {"untrimmed also matches", {": Zebra"}, {": Zebra"}, {1, 1, 1, 1, 1, 1}, 1, 1, 1},
-      // Only the truth is trimmed: extracted punctuation is an error.
-      {"extracted punctuation", {": Zebra"}, {"Zebra"}, {1, 1, 1, 0, 1, 0}, 0, 0, 0},
+      // Both sides without edge punctuation.
+      {"extracted punctuation", {": Zebra"}, {"Zebra"}, {1, 1, 1, 1, 1, 1}, 1, 1, 1},
+      {"truth drops a period", {"Scholastic Inc."}, {": Scholastic Inc"}, {1, 1, 1, 1, 1, 1}, 1, 1, 1},
+      {"punctuation alone never matches", {":"}, {"."}, {1, 1, 1, 0, 1, 0}, 0, 0, 0},
+      {"different words", {"Zebras"}, {": Zebra"}, {1, 1, 1, 0, 1, 0}, 0, 0, 0},
       {"case and space",
        {"  the  OVERTON\nwindow"},
        {"The Overton Window"},

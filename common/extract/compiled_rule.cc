@@ -1,0 +1,171 @@
+#include "common/extract/compiled_rule.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "common/html/text.h"
+#include "common/html/xpath.h"
+#include "common/learn/classifier.h"
+#include "common/learn/feature_selector.h"
+#include "common/learn/text_range.h"
+#include "common/learn/value.h"
+
+namespace vertex::extract {
+
+struct CompiledAttribute {
+  const v1::AttributeRule* rule = nullptr;
+  size_t schema_index = 0;
+  std::optional<html::XPath> xpath;
+  // The learnt features, evaluated natively instead of `xpath` (same nodes).
+  std::optional<learn::FeatureSelector> native;
+  std::optional<learn::CompiledClassifier> classifier;
+};
+
+struct CompiledRule::State {
+  v1::Rule rule;
+  schema::CompiledSchema schema;
+  shingle::MaskedVector signature;
+  // Parallel to the schema's attributes; null rule when none.
+  std::vector<CompiledAttribute> attributes;
+};
+
+namespace {
+
+absl::Status CompileAttribute(const v1::AttributeRule& a, CompiledAttribute* out) {
+  const std::string where = absl::StrCat("rule attribute \"", a.attribute(), "\": ");
+  absl::StatusOr<html::XPath> xpath = html::XPath::Compile(a.xpath());
+  if (!xpath.ok()) return absl::InvalidArgumentError(where + std::string(xpath.status().message()));
+  out->xpath.emplace(*std::move(xpath));
+  if (a.features_size() > 0) {
+    absl::StatusOr<learn::FeatureSelector> native = learn::FeatureSelector::Create(a);
+    if (!native.ok()) return absl::InvalidArgumentError(where + std::string(native.status().message()));
+    out->native.emplace(*std::move(native));
+  }
+  if (a.method() == v1::AttributeRule::CLASSIFIER) {
+    absl::StatusOr<learn::CompiledClassifier> c = learn::CompiledClassifier::Create(a.classifier());
+    if (!c.ok()) return absl::InvalidArgumentError(where + std::string(c.status().message()));
+    out->classifier.emplace(*std::move(c));
+  } else if (a.method() != v1::AttributeRule::XPATH) {
+    return absl::InvalidArgumentError(where + "method is unspecified");
+  }
+  out->rule = &a;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CompiledRule> CompiledRule::Create(const v1::Rule& rule, const schema::CompiledSchema& schema) {
+  auto state = std::make_unique<State>(State{rule, schema, {}, {}});
+  if (!rule.signature().empty()) {
+    absl::StatusOr<shingle::MaskedVector> sig = shingle::MaskedVector::Parse(rule.signature());
+    if (!sig.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("rule of cluster ", rule.cluster_id(), ": bad signature: ",
+                                                     sig.status().message()));
+    }
+    state->signature = *sig;
+  } else {
+    state->signature = shingle::MaskedVector(shingle::ShingleVector{}, 0xff);
+  }
+  state->attributes.resize(schema.size());
+  for (const v1::AttributeRule& a : state->rule.attributes()) {
+    const int index = schema.Find(a.attribute());
+    if (index < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("rule attribute \"", a.attribute(), "\" is not in schema ",
+                                                     schema.vertical()));
+    }
+    CompiledAttribute& slot = state->attributes[index];
+    if (slot.rule != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("rule attribute \"", a.attribute(), "\" appears twice"));
+    }
+    slot.schema_index = index;
+    if (absl::Status s = CompileAttribute(a, &slot); !s.ok()) return s;
+  }
+  return CompiledRule(std::move(state));
+}
+
+CompiledRule::CompiledRule(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CompiledRule::CompiledRule(CompiledRule&&) noexcept = default;
+CompiledRule& CompiledRule::operator=(CompiledRule&&) noexcept = default;
+CompiledRule::~CompiledRule() = default;
+
+const v1::Rule& CompiledRule::proto() const { return state_->rule; }
+const schema::CompiledSchema& CompiledRule::schema() const { return state_->schema; }
+const shingle::MaskedVector& CompiledRule::signature() const { return state_->signature; }
+
+namespace {
+
+// The classifier's winners among `nodes`, with the lowest winning P(+).
+absl::StatusOr<std::vector<html::Node>> Classify(const CompiledAttribute& a, const html::Page& page,
+                                                 const std::vector<html::Node>& nodes, double* score,
+                                                 size_t* winners) {
+  std::vector<double> p;
+  for (html::Node n : nodes) {
+    absl::StatusOr<double> prob = a.classifier->Probability(page, n);
+    if (!prob.ok()) return prob.status();
+    p.push_back(*prob);
+  }
+  const std::vector<size_t> all = learn::PickWinners(p, /*multi_valued=*/true);
+  *winners = all.size();
+  std::vector<html::Node> out;
+  *score = 1;
+  for (size_t i : learn::PickWinners(p, a.rule->multi_valued())) {
+    out.push_back(nodes[i]);
+    *score = std::min(*score, p[i]);
+  }
+  if (out.empty()) *score = 0;
+  return out;
+}
+
+absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const schema::CompiledSchema& schema,
+                                               const html::Page& page) {
+  AttributeResult r;
+  r.method = a.rule->method();
+  std::vector<html::Node> selected;
+  if (a.native) {
+    selected = a.native->Select(page);
+  } else {
+    absl::StatusOr<std::vector<html::Node>> by_xpath = a.xpath->Select(page);
+    if (!by_xpath.ok()) return absl::InternalError(std::string(by_xpath.status().message()));
+    selected = *std::move(by_xpath);
+  }
+  std::vector<html::Node> nodes;
+  for (html::Node n : selected) {
+    if (learn::IsValueCandidate(n)) nodes.push_back(n);
+  }
+  r.candidates = nodes.size();
+  if (a.classifier) {
+    absl::StatusOr<std::vector<html::Node>> won = Classify(a, page, nodes, &r.score, &r.winners);
+    if (!won.ok()) return won.status();
+    nodes = *std::move(won);
+  } else {
+    r.winners = nodes.size();
+    r.score = nodes.empty() ? 0 : 1.0 / nodes.size();
+  }
+  for (html::Node n : nodes) {
+    std::optional<std::string> v = learn::NodeValue(n, *a.rule, schema, a.schema_index);
+    if (!v) continue;
+    r.values.push_back(*std::move(v));
+    if (!a.rule->multi_valued()) break;
+  }
+  if (r.values.empty()) r.score = 0;
+  return r;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AttributeResult>> CompiledRule::Apply(const html::Page& page) const {
+  std::vector<AttributeResult> out(state_->schema.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const CompiledAttribute& a = state_->attributes[i];
+    if (a.rule != nullptr) {
+      absl::StatusOr<AttributeResult> r = ApplyAttribute(a, state_->schema, page);
+      if (!r.ok()) return r.status();
+      out[i] = *std::move(r);
+    }
+    out[i].attribute = state_->schema.attribute(i).name();
+  }
+  return out;
+}
+
+}  // namespace vertex::extract

@@ -1,0 +1,172 @@
+#include "common/extract/site_extractor.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "common/util/json_writer.h"
+
+namespace vertex::extract {
+
+struct SiteExtractor::State {
+  schema::CompiledSchema schema;
+  std::vector<CompiledRule> rules;
+  std::optional<urlpattern::UrlMatcher> urls;
+};
+
+const char* RecordStatusName(RecordStatus status) {
+  switch (status) {
+    case RecordStatus::kOk:
+      return "OK";
+    case RecordStatus::kPartial:
+      return "PARTIAL";
+    case RecordStatus::kNoUrlMatch:
+      return "NO_URL_MATCH";
+    case RecordStatus::kNoShingleMatch:
+      return "NO_SHINGLE_MATCH";
+  }
+  return "UNKNOWN";
+}
+
+absl::StatusOr<SiteExtractor> SiteExtractor::Create(const schema::CompiledSchema& schema,
+                                                    const std::vector<v1::Rule>& rules) {
+  auto state = std::make_unique<State>(State{schema, {}, std::nullopt});
+  std::vector<v1::Rule> ordered = rules;
+  // By decreasing importance, then cluster id: the first match wins.
+  std::stable_sort(ordered.begin(), ordered.end(), [](const v1::Rule& a, const v1::Rule& b) {
+    if (a.importance() != b.importance()) return a.importance() > b.importance();
+    return a.cluster_id() < b.cluster_id();
+  });
+  std::vector<std::string> patterns;
+  for (const v1::Rule& rule : ordered) {
+    absl::StatusOr<CompiledRule> compiled = CompiledRule::Create(rule, schema);
+    if (!compiled.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cluster ", rule.cluster_id(), ": ", compiled.status().message()));
+    }
+    state->rules.push_back(*std::move(compiled));
+    patterns.push_back(rule.url_regex().empty() ? ".*" : rule.url_regex());
+  }
+  absl::StatusOr<urlpattern::UrlMatcher> matcher = urlpattern::UrlMatcher::Create(patterns);
+  if (!matcher.ok()) return matcher.status();
+  state->urls.emplace(*std::move(matcher));
+  return SiteExtractor(std::move(state));
+}
+
+SiteExtractor::SiteExtractor(std::unique_ptr<State> state) : state_(std::move(state)) {}
+SiteExtractor::SiteExtractor(SiteExtractor&&) noexcept = default;
+SiteExtractor& SiteExtractor::operator=(SiteExtractor&&) noexcept = default;
+SiteExtractor::~SiteExtractor() = default;
+
+const std::vector<CompiledRule>& SiteExtractor::rules() const { return state_->rules; }
+const schema::CompiledSchema& SiteExtractor::schema() const { return state_->schema; }
+
+std::vector<size_t> SiteExtractor::MatchUrl(std::string_view url) const {
+  std::vector<size_t> out;
+  for (int i : state_->urls->Match(url)) out.push_back(static_cast<size_t>(i));
+  return out;  // ascending index == decreasing importance
+}
+
+absl::StatusOr<Record> SiteExtractor::Extract(std::string_view bytes, const std::string& url, html::Parser& parser,
+                                              std::string_view http_content_type) const {
+  const std::vector<size_t> by_url = MatchUrl(url);
+  if (by_url.empty()) {
+    Record r;
+    r.url = url;
+    r.status = RecordStatus::kNoUrlMatch;
+    return r;
+  }
+  shingle::Shingler shingler;
+  absl::StatusOr<html::Page> page = parser.Parse(bytes, url, http_content_type, &shingler);
+  if (!page.ok()) return page.status();
+  return ExtractMatched(*page, shingler.Finish(), by_url);
+}
+
+absl::StatusOr<Record> SiteExtractor::ExtractParsed(const html::Page& page,
+                                                    const shingle::ShingleVector& vector) const {
+  const std::vector<size_t> by_url = MatchUrl(page.url());
+  if (by_url.empty()) {
+    Record r;
+    r.url = page.url();
+    r.status = RecordStatus::kNoUrlMatch;
+    r.parsed = true;
+    return r;
+  }
+  return ExtractMatched(page, vector, by_url);
+}
+
+absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, const shingle::ShingleVector& vector,
+                                                     const std::vector<size_t>& by_url) const {
+  Record r;
+  r.url = page.url();
+  r.parsed = true;
+  const auto covering = std::find_if(by_url.begin(), by_url.end(),
+                                     [&](size_t i) { return state_->rules[i].signature().Covers(vector); });
+  if (covering == by_url.end()) {
+    r.status = RecordStatus::kNoShingleMatch;
+    return r;
+  }
+  const CompiledRule& rule = state_->rules[*covering];
+  absl::StatusOr<std::vector<AttributeResult>> attributes = rule.Apply(page);
+  if (!attributes.ok()) return attributes.status();
+  r.cluster_id = rule.proto().cluster_id();
+  r.rule_version = rule.proto().version();
+  r.attributes = *std::move(attributes);
+  for (size_t i = 0; i < r.attributes.size(); ++i) {
+    if (state_->schema.attribute(i).mandatory() && r.attributes[i].values.empty()) {
+      r.missing_mandatory.push_back(r.attributes[i].attribute);
+    }
+  }
+  r.status = r.missing_mandatory.empty() ? RecordStatus::kOk : RecordStatus::kPartial;
+  return r;
+}
+
+namespace {
+
+const char* MethodName(v1::AttributeRule::Method m) {
+  switch (m) {
+    case v1::AttributeRule::XPATH:
+      return "xpath";
+    case v1::AttributeRule::CLASSIFIER:
+      return "classifier";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace
+
+std::string RecordToJson(const Record& record, const std::string& file, bool details) {
+  util::JsonWriter w;
+  w.BeginObject();
+  if (!file.empty()) w.Key("file").String(file);
+  w.Key("url").String(record.url);
+  w.Key("status").String(RecordStatusName(record.status));
+  w.Key("cluster").String(record.cluster_id);
+  w.Key("rule_version").Int(record.rule_version);
+  w.Key("attributes").BeginObject();
+  for (const AttributeResult& a : record.attributes) {
+    w.Key(a.attribute).BeginArray();
+    for (const std::string& v : a.values) w.String(v);
+    w.EndArray();
+  }
+  w.EndObject();
+  if (details) {
+    w.Key("details").BeginObject();
+    for (const AttributeResult& a : record.attributes) {
+      w.Key(a.attribute).BeginObject();
+      w.Key("method").String(MethodName(a.method));
+      w.Key("score").Double(a.score);
+      w.Key("candidates").Uint(a.candidates);
+      w.EndObject();
+    }
+    w.EndObject();
+    w.Key("missing_mandatory").BeginArray();
+    for (const std::string& m : record.missing_mandatory) w.String(m);
+    w.EndArray();
+  }
+  w.EndObject();
+  return w.Release();
+}
+
+}  // namespace vertex::extract

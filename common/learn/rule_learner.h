@@ -1,0 +1,106 @@
+// Learning a cluster's extraction rule from annotated sample pages (Vertex
+// paper, III-C): for every schema attribute with annotations,
+//  1. the annotated nodes: a text value is resolved to its text node(s) by
+//     consistency across the annotated pages (annotation.h); an XPath
+//     annotation selects its nodes directly; an annotation with neither
+//     says the attribute is absent from that page (every node the rule
+//     would select there counts against its precision);
+//  2. Algorithm 3 (xpath_learner.h) over the annotated and unannotated
+//     sample pages; if the best XPath is not precise and the attribute is
+//     single-valued, a positional predicate — (X)[i], (X)[last()-j] or a
+//     position on the last step — when one selects exactly the annotated
+//     nodes; else the XPath becomes the rXPath and a Naive Bayes classifier
+//     (classifier.h) trained on its nodes of the annotated pages picks the
+//     value node;
+//  3. the range pruner (text_range.h) on the annotated values, then the
+//     schema's typed regex; the rule must reproduce every annotated value.
+// Each attribute gets a diagnostic saying what was learnt or why nothing
+// could be (value not found, no XPath with recall 1, ambiguous, classifier
+// below threshold, inconsistent range, value mismatch).
+//
+// Thread-safety: pure function of its inputs; the Pages must outlive it.
+#ifndef VERTEX_COMMON_LEARN_RULE_LEARNER_H_
+#define VERTEX_COMMON_LEARN_RULE_LEARNER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/html/page.h"
+#include "common/learn/classifier.h"
+#include "common/learn/xpath_learner.h"
+#include "common/schema/schema.h"
+#include "vertex/v1/rule.pb.h"
+
+namespace vertex::learn {
+
+// What an editor said about one attribute on one page: its value(s) as
+// text, or the XPath of its node(s), or (neither) that the page has none.
+struct AttributeAnnotation {
+  size_t page = 0;  // index into RuleLearnInput::pages
+  std::string attribute;
+  std::vector<std::string> values;
+  std::string xpath;
+};
+
+struct RuleLearnInput {
+  // The cluster's sample pages, annotated or not.
+  std::vector<const html::Page*> pages;
+  std::vector<AttributeAnnotation> annotations;
+};
+
+struct RuleLearnOptions {
+  XPathLearnOptions xpath;
+  ClassifierOptions classifier;
+  // Positions tried by the positional predicate.
+  int max_position = 30;
+};
+
+enum class DiagnosticCode {
+  kLearnt,              // a precise XPath (possibly positional)
+  kLearntClassifier,    // an rXPath and a classifier
+  kAmbiguous,           // learnt, but selects several nodes on some unannotated pages
+  kNotAnnotated,        // no annotation for the attribute
+  kValueNotFound,       // an annotated value occurs nowhere on its page
+  kXPathSelectsNothing, // an XPath annotation selects no node
+  kNoRecallOneXPath,    // no XPath selects every annotated node
+  kClassifierBelowThreshold,  // the classifier does not pick the annotated nodes
+  kRangeInconsistent,   // the value is not a consistent word range of its node
+  kValueMismatch,       // the rule does not reproduce an annotated value
+};
+
+// "learnt", "learnt_classifier", "ambiguous", "not_annotated", ...
+const char* DiagnosticCodeName(DiagnosticCode code);
+
+struct AttributeDiagnostic {
+  std::string attribute;
+  DiagnosticCode code = DiagnosticCode::kNotAnnotated;
+  // Whether the rule has a part for the attribute.
+  bool learnt = false;
+  std::string message;
+  // URLs of the pages concerned (where a value was not found, ...).
+  std::vector<std::string> pages;
+  // Algorithm 3 cut a level at its candidate cap.
+  bool cap_hit = false;
+  size_t sets_evaluated = 0;
+};
+
+struct RuleLearnResult {
+  // The learnt attributes, in schema order; site, cluster, signature, URL
+  // regex and version are left to the caller.
+  v1::Rule rule;
+  // One per schema attribute, in schema order.
+  std::vector<AttributeDiagnostic> diagnostics;
+};
+
+// InvalidArgument, naming the annotation by index, for: a page index out of
+// range, an attribute not in the schema (the message lists the schema's), an
+// annotation with both values and an XPath, several values for a
+// single-valued attribute, two annotations of one attribute on one page, an
+// XPath that does not compile or evaluates to no node-set.
+absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, const RuleLearnInput& input,
+                                          const RuleLearnOptions& options = {});
+
+}  // namespace vertex::learn
+
+#endif  // VERTEX_COMMON_LEARN_RULE_LEARNER_H_

@@ -1,0 +1,31 @@
+// From a rule's value node to the attribute's value, shared by rule learning
+// (to check a rule reproduces its annotations) and extraction.
+//
+// Thread-safety: pure functions.
+#ifndef VERTEX_COMMON_LEARN_VALUE_H_
+#define VERTEX_COMMON_LEARN_VALUE_H_
+
+#include <optional>
+#include <string>
+
+#include "common/html/page.h"
+#include "common/schema/schema.h"
+#include "vertex/v1/rule.pb.h"
+
+namespace vertex::learn {
+
+// Whether a node an attribute's XPath selects counts as a candidate:
+// elements always; text nodes when not blank and not inside <script>,
+// <style> or <noscript>.
+bool IsValueCandidate(html::Node node);
+
+// The value of `node` under `rule`: its whitespace-normalised text, cut by
+// the rule's TextRange when it has one, then selected and validated by the
+// regex of the schema's attribute `schema_index` (SelectValue). nullopt
+// when the node holds no valid value.
+std::optional<std::string> NodeValue(html::Node node, const v1::AttributeRule& rule,
+                                     const schema::CompiledSchema& schema, size_t schema_index);
+
+}  // namespace vertex::learn
+
+#endif  // VERTEX_COMMON_LEARN_VALUE_H_

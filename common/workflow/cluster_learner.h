@@ -1,0 +1,88 @@
+// Learning one cluster's rule from a site clustering (site_clusterer.h) and
+// annotations of its pages, then asking the editor loop whether more pages
+// are needed. Shared by `vertexctl learn`, `vertexctl eval-swde` and the
+// learning service.
+//
+// The pages learning looks at: the annotated pages, then (for support, as
+// unannotated examples) the cluster's annotation sample (Algorithm 2 order)
+// and, if that is short, other members of the cluster spread evenly over
+// it, up to ClusterLearnOptions::unannotated_pages.
+//
+// Thread-safety: PagePool is not thread-safe; LearnCluster is a function of
+// its inputs (it loads pages through the pool).
+#ifndef VERTEX_COMMON_WORKFLOW_CLUSTER_LEARNER_H_
+#define VERTEX_COMMON_WORKFLOW_CLUSTER_LEARNER_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/extract/compiled_rule.h"
+#include "common/html/page.h"
+#include "common/learn/rule_learner.h"
+#include "common/schema/schema.h"
+#include "common/site/page_file.h"
+#include "common/site/site_clusterer.h"
+#include "common/workflow/editor_loop.h"
+
+namespace vertex::workflow {
+
+// The pages of a clustering, read and parsed on first use and kept.
+class PagePool {
+ public:
+  PagePool(const site::SiteClustering& clustering, html::ParseOptions options);
+
+  // The parsed page clustering.pages[index]. The file's read or parse error
+  // (naming the file) when it fails; OutOfRange for a bad index.
+  absl::StatusOr<const html::Page*> Page(size_t index);
+  // The page's file as read (URL and bytes), after a successful Page().
+  const site::PageFile* File(size_t index) const;
+
+ private:
+  struct Entry {
+    site::PageFile file;
+    std::optional<html::Page> page;
+  };
+  const site::SiteClustering& clustering_;
+  html::Parser parser_;
+  std::map<size_t, std::unique_ptr<Entry>> entries_;
+};
+
+struct ClusterLearnOptions {
+  learn::RuleLearnOptions learn;
+  size_t unannotated_pages = 20;
+};
+
+struct ClusterLearnResult {
+  // The rule, its site fields filled: cluster_id "c<id>", signature, URL
+  // regex, importance, annotated URLs, creation time. Diagnostics per
+  // attribute.
+  learn::RuleLearnResult learnt;
+  // The compiled rule when at least one attribute was learnt.
+  std::optional<extract::CompiledRule> compiled;
+  // On the annotation sample pages not annotated yet.
+  EditorVerdict verdict;
+  // Those pages (indices into clustering.pages), in Algorithm 2 order.
+  std::vector<size_t> remaining;
+  // The page to annotate next (index into clustering.pages); nullopt when
+  // the editor loop is done or no sample page is left.
+  std::optional<size_t> next_page;
+  // Every page learning looked at, annotated first.
+  std::vector<size_t> learning_pages;
+};
+
+// Learns cluster `cluster` (an index into clustering.clusters) from
+// `annotations`, whose `page` fields are indices into clustering.pages.
+// InvalidArgument when an annotated page is not in the cluster, or as
+// learn::LearnRule; a page's read/parse error.
+absl::StatusOr<ClusterLearnResult> LearnCluster(const schema::CompiledSchema& schema,
+                                                const site::SiteClustering& clustering, size_t cluster,
+                                                const std::vector<learn::AttributeAnnotation>& annotations,
+                                                PagePool& pool, const ClusterLearnOptions& options = {});
+
+}  // namespace vertex::workflow
+
+#endif  // VERTEX_COMMON_WORKFLOW_CLUSTER_LEARNER_H_

@@ -1,0 +1,50 @@
+// The editor loop (Vertex paper, III-B, with Algorithm 2's order): after
+// each annotated page, is the rule learnt so far good enough, or which page
+// should the editor annotate next?
+//
+// The rule is applied to every sample page not annotated yet, in Algorithm
+// 2 order. A page fails when a mandatory attribute yields no value, or when
+// an attribute the rule has a part for is ambiguous on it (a single-valued
+// attribute with several candidate value nodes, or several classifier
+// winners). The loop is done when no page fails; otherwise the next page to
+// annotate is the first failing one.
+//
+// Thread-safety: pure function; the Pages must outlive the call.
+#ifndef VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_
+#define VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/extract/compiled_rule.h"
+#include "common/html/page.h"
+
+namespace vertex::workflow {
+
+struct PageIssue {
+  size_t page = 0;  // index into the pages checked
+  std::string attribute;
+  // "missing" or "ambiguous: N candidates".
+  std::string problem;
+};
+
+struct EditorVerdict {
+  bool done = false;
+  // Index into the pages checked of the first failing page; nullopt when done.
+  std::optional<size_t> next_page;
+  size_t pages_failing = 0;
+  // Every problem found, page by page.
+  std::vector<PageIssue> issues;
+};
+
+// Checks `rule` on `remaining` (the sample pages not annotated yet, in
+// Algorithm 2 order). With no remaining page the loop is done. Errors only
+// from rule evaluation (Internal).
+absl::StatusOr<EditorVerdict> CheckRule(const extract::CompiledRule& rule,
+                                        const std::vector<const html::Page*>& remaining);
+
+}  // namespace vertex::workflow
+
+#endif  // VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_

@@ -1,0 +1,110 @@
+#include "common/workflow/simulated_editor.h"
+
+#include <algorithm>
+
+#include "common/eval/score.h"
+#include "common/learn/annotation.h"
+
+namespace vertex::workflow {
+namespace {
+
+// The form of `value` an editor would mark on the page: without the
+// punctuation at its ends when that is found (the value, not its label's
+// colon), else as given when found, else as given.
+std::string FormOnPage(const std::string& value, const html::Page& page) {
+  std::vector<std::string> forms = eval::EditorValueForms(value);
+  if (forms.empty()) return "";
+  std::reverse(forms.begin(), forms.end());
+  for (const std::string& form : forms) {
+    const std::vector<learn::ResolvedAnnotation> r = learn::ResolveValues({{&page, {form}}});
+    if (!r.empty() && r[0].not_found.empty()) return form;
+  }
+  return forms.back();
+}
+
+}  // namespace
+
+std::vector<learn::AttributeAnnotation> AnnotateFromTruth(const schema::CompiledSchema& schema,
+                                                          const eval::GroundTruth& truth, const std::string& file,
+                                                          size_t page, const html::Page& parsed) {
+  std::vector<learn::AttributeAnnotation> out;
+  auto it = truth.pages.find(eval::PageIdOfFile(file));
+  if (it == truth.pages.end()) return out;
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const v1::AttributeSchema& attr = schema.attribute(i);
+    auto values = it->second.find(attr.name());
+    if (values == it->second.end()) continue;
+    learn::AttributeAnnotation a;
+    a.page = page;
+    a.attribute = attr.name();
+    for (const std::string& v : values->second) {
+      std::string form = FormOnPage(v, parsed);
+      if (form.empty()) continue;
+      if (std::find(a.values.begin(), a.values.end(), form) == a.values.end()) a.values.push_back(std::move(form));
+      if (!attr.multi_valued()) break;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+namespace {
+
+absl::StatusOr<SimulatedCluster> SimulateCluster(const schema::CompiledSchema& schema,
+                                                 const site::SiteClustering& clustering, size_t cluster,
+                                                 const eval::GroundTruth& truth, PagePool& pool,
+                                                 const SimulatedEditorOptions& options) {
+  const site::SiteCluster& c = clustering.clusters[cluster];
+  SimulatedCluster out;
+  out.cluster = cluster;
+  std::vector<learn::AttributeAnnotation> annotations;
+  std::vector<size_t> queue;  // pages in Algorithm 2 order, for when the loop names none
+  for (const site::AnnotationPick& pick : c.annotation_sample) queue.push_back(pick.page);
+  if (queue.empty() && !c.pages.empty()) queue.push_back(c.pages[0]);
+  std::optional<size_t> next = queue.empty() ? std::nullopt : std::optional<size_t>(queue[0]);
+  while (next && out.annotated.size() < options.max_pages) {
+    const size_t page = *next;
+    absl::StatusOr<const html::Page*> parsed = pool.Page(page);
+    if (!parsed.ok()) return parsed.status();
+    std::vector<learn::AttributeAnnotation> mine =
+        AnnotateFromTruth(schema, truth, clustering.pages[page].file, page, **parsed);
+    (mine.empty() ? out.unknown : out.annotated).push_back(page);
+    annotations.insert(annotations.end(), mine.begin(), mine.end());
+    next.reset();
+    if (!out.annotated.empty()) {
+      absl::StatusOr<ClusterLearnResult> r = LearnCluster(schema, clustering, cluster, annotations, pool, options.learn);
+      if (!r.ok()) return r.status();
+      out.result = *std::move(r);
+      if (out.result.verdict.done) break;
+      next = out.result.next_page;
+    }
+    if (!next) {  // the loop named no page: the next unused sample page
+      for (size_t q : queue) {
+        if (std::find(out.annotated.begin(), out.annotated.end(), q) == out.annotated.end() &&
+            std::find(out.unknown.begin(), out.unknown.end(), q) == out.unknown.end()) {
+          next = q;
+          break;
+        }
+      }
+      if (out.result.verdict.done) next.reset();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<SimulatedCluster>> SimulateEditor(const schema::CompiledSchema& schema,
+                                                             const site::SiteClustering& clustering,
+                                                             const eval::GroundTruth& truth, PagePool& pool,
+                                                             const SimulatedEditorOptions& options) {
+  std::vector<SimulatedCluster> out;
+  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
+    absl::StatusOr<SimulatedCluster> s = SimulateCluster(schema, clustering, c, truth, pool, options);
+    if (!s.ok()) return s.status();
+    out.push_back(*std::move(s));
+  }
+  return out;
+}
+
+}  // namespace vertex::workflow
