@@ -134,4 +134,22 @@ absl::StatusOr<std::string> XPath::EvaluateString(const Page& page, Node context
   return out;
 }
 
+absl::StatusOr<bool> XPath::EvaluateBoolean(const Page& page, Node context) const {
+  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context);
+  if (!result.ok()) return result.status();
+  return xmlXPathCastToBoolean(result->get()) != 0;
+}
+
+std::vector<std::pair<std::string, std::string>> AttributeAxis(Node node) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!node.is_element()) return out;
+  for (xmlAttrPtr a = node.raw()->properties; a != nullptr; a = a->next) {
+    xmlChar* value = xmlNodeGetContent(reinterpret_cast<xmlNodePtr>(a));
+    out.emplace_back(reinterpret_cast<const char*>(a->name),
+                     value ? reinterpret_cast<const char*>(value) : "");
+    xmlFree(value);
+  }
+  return out;
+}
+
 }  // namespace vertex::html

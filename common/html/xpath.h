@@ -4,15 +4,17 @@
 //   ends-with(string, suffix)  true when `string` ends with `suffix`
 //                              (XPath 2.0's fn:ends-with, absent in 1.0).
 //
-// Thread-safety: an XPath is immutable after Compile(); Select() and
-// EvaluateString() may be called from many threads at once (each call uses
-// its own evaluation context).
+// Thread-safety: an XPath is immutable after Compile(); Select(),
+// EvaluateString() and EvaluateBoolean() may be called from many threads at
+// once (each call uses its own evaluation context). AttributeAxis() only
+// reads the page.
 #ifndef VERTEX_COMMON_HTML_XPATH_H_
 #define VERTEX_COMMON_HTML_XPATH_H_
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,6 +43,12 @@ class XPath {
   // string() of the expression's value.
   absl::StatusOr<std::string> EvaluateString(const Page& page, Node context = Node()) const;
 
+  // boolean() of the expression's value, evaluated with `context` as the
+  // context node (the document when null): a node-set is true when not
+  // empty, a string when not empty, a number when neither 0 nor NaN.
+  // InvalidArgument when the evaluation fails (an unknown function, say).
+  absl::StatusOr<bool> EvaluateBoolean(const Page& page, Node context = Node()) const;
+
   const std::string& expression() const { return expression_; }
 
  private:
@@ -53,6 +61,13 @@ class XPath {
   std::string expression_;
   std::unique_ptr<_xmlXPathCompExpr, CompDeleter> comp_;
 };
+
+// The attributes of `node` as XPath's attribute axis (@*) holds them: for
+// each, name() and string(), in document order. Empty for text and null
+// nodes and for elements without attributes. A name may not be a valid
+// XPath name test (Gumbo keeps "a:b", "x\"y"): match it with
+// @*[name()='...'].
+std::vector<std::pair<std::string, std::string>> AttributeAxis(Node node);
 
 }  // namespace vertex::html
 

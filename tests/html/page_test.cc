@@ -140,6 +140,53 @@ TEST(XPathTest, ContextNodeIsHonoured) {
   EXPECT_EQ(in_b[0].Text(), "2");
 }
 
+TEST(XPathTest, EvaluateBooleanCastsEachValueTypeWithTheContextNode) {
+  Page page = MustParse("<table><tr><td width=10>$5</td><td>x</td></tr></table><p>0</p>");
+  const std::vector<Node> cells = XPath::Compile("//td/text()").value().Select(page).value();
+  ASSERT_EQ(cells.size(), 2u);
+  struct Case {
+    const char* expression;
+    Node context;
+    bool want;
+  };
+  const Case cases[] = {
+      {"parent::td[@width='10']", cells[0], true},
+      {"parent::td[@width='10']", cells[1], false},
+      {"self::text()", cells[0], true},
+      {"ancestor::table", cells[1], true},
+      {"preceding::text()[normalize-space()!=''][1][.='$5']", cells[1], true},
+      {"//p", Node(), true},           // node-set, document as context
+      {"//h1", Node(), false},         // empty node-set
+      {"string(//p)", Node(), true},   // the string "0" is not empty
+      {"number(//p)", Node(), false},  // 0
+      {"1 div 0", Node(), true},       // Infinity
+      {"0 div 0", Node(), false},      // NaN
+      {"''", Node(), false},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<XPath> x = XPath::Compile(c.expression);
+    ASSERT_TRUE(x.ok()) << x.status();
+    absl::StatusOr<bool> got = x->EvaluateBoolean(page, c.context);
+    ASSERT_TRUE(got.ok()) << c.expression << ": " << got.status();
+    EXPECT_EQ(*got, c.want) << c.expression;
+  }
+  absl::StatusOr<XPath> unknown = XPath::Compile("no-such-function(.)");
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->EvaluateBoolean(page).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(XPathTest, AttributeAxisListsEveryAttributeInOrder) {
+  Page page = MustParse("<font color=red size='2' data-x=\"a&amp;b\" empty>t</font>");
+  const std::vector<Node> font = XPath::Compile("//font").value().Select(page).value();
+  ASSERT_EQ(font.size(), 1u);
+  using Attrs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(AttributeAxis(font[0]),
+            (Attrs{{"color", "red"}, {"size", "2"}, {"data-x", "a&b"}, {"empty", ""}}));
+  EXPECT_EQ(XPath::Compile("count(@*)").value().EvaluateString(page, font[0]).value(), "4");
+  EXPECT_TRUE(AttributeAxis(font[0].first_child()).empty());  // a text node
+  EXPECT_TRUE(AttributeAxis(Node()).empty());
+}
+
 TEST(TextTest, NormalizeSpace) {
   EXPECT_EQ(NormalizeSpace("  a \t\n b\xC2\xA0\xC2\xA0 c  "), "a b c");
   EXPECT_EQ(NormalizeSpace(""), "");
