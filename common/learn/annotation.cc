@@ -80,6 +80,7 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
   std::vector<std::vector<std::vector<size_t>>> found(annotations.size());
   std::map<std::string, std::set<size_t>> pages_of_key;
   std::map<std::string, std::set<size_t>> exact_pages_of_key;  // whole text = value
+  std::map<std::string, std::set<std::pair<size_t, size_t>>> values_of_key;  // (annotation, value)
   for (size_t a = 0; a < annotations.size(); ++a) {
     nodes[a] = TextNodes(*annotations[a].page);
     for (const std::string& value : annotations[a].values) {
@@ -89,6 +90,7 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
         if (nodes[a][i].folded.find(v) != std::string::npos) {
           hits.push_back(i);
           pages_of_key[nodes[a][i].key].insert(a);
+          values_of_key[nodes[a][i].key].emplace(a, found[a].size());
           if (nodes[a][i].folded == v) exact_pages_of_key[nodes[a][i].key].insert(a);
         }
       }
@@ -112,12 +114,18 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
       const auto rank = [&](size_t i) {
         const TextNode& t = nodes[a][i];
         return std::make_tuple(-static_cast<long>(pages_of_key[t.key].size()),
+                               -static_cast<long>(values_of_key[t.key].size()),
                                -static_cast<long>(exact_pages_of_key[t.key].size()), std::cref(t.key),
                                t.folded != folded_value, t.folded.size(), i);
       };
       const size_t best = *std::min_element(hits.begin(), hits.end(),
                                             [&](size_t x, size_t y) { return rank(x) < rank(y); });
       r.nodes.push_back(nodes[a][best].node);
+      for (size_t i : hits) {
+        if (i != best && nodes[a][i].key == nodes[a][best].key && nodes[a][i].folded == nodes[a][best].folded) {
+          r.repeats.push_back(nodes[a][i].node);
+        }
+      }
     }
     out.push_back(std::move(r));
   }

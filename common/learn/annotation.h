@@ -8,7 +8,10 @@
 // consistency across the annotated pages, never by taking the first: each
 // occurrence gets a structural key (its parent's tag path with classes), and
 // on every page the occurrence whose key occurs on the most pages wins
-// (ties: the key whose nodes hold exactly the value on the most pages, then
+// (ties: the key holding the most of the annotations' values — a list's
+// values share one structure, e.g. a breadcrumb rather than the menu that
+// repeats each of them elsewhere —, then the key whose nodes hold exactly
+// the value on the most pages, then
 // the key itself, so that all pages agree; within a key, a node whose whole
 // text is the value, then the shortest, then document order).
 //
@@ -37,6 +40,9 @@ struct ResolvedAnnotation {
   std::vector<std::string> not_found;
   // How many nodes held each value before resolution (parallel to values).
   std::vector<size_t> occurrences;
+  // Other nodes with the same key and text as a chosen node: a value the
+  // page lists several times ("9 AM - 5 PM" on five days).
+  std::vector<html::Node> repeats;
 };
 
 std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>& annotations);

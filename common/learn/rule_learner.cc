@@ -80,7 +80,7 @@ struct Positives {
 };
 
 void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
-                         Positives* pos) {
+                         bool multi_valued, Positives* pos) {
   std::vector<ValueAnnotation> values;
   std::vector<size_t> page_of;
   for (const AttributeAnnotation* a : anns) {
@@ -94,6 +94,9 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
     for (const std::string& v : resolved[i].not_found) pos->not_found.push_back(input.pages[p]->url() + ": " + v);
     if (!resolved[i].not_found.empty()) continue;  // the page's annotation is unusable
     pos->annotated[p] = true;
+    if (multi_valued) {  // a list shows a value once per item that has it
+      for (html::Node n : resolved[i].repeats) pos->nodes[p].push_back(n);
+    }
     std::vector<std::string>& expected = pos->expected[p];
     for (size_t k = 0; k < resolved[i].nodes.size(); ++k) {
       const html::Node n = resolved[i].nodes[k];
@@ -104,11 +107,12 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
   }
 }
 
-Positives CollectPositives(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns) {
+Positives CollectPositives(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
+                           bool multi_valued) {
   Positives pos;
   pos.annotated.assign(input.pages.size(), false);
   pos.nodes.resize(input.pages.size());
-  AddValueAnnotations(input, anns, &pos);
+  AddValueAnnotations(input, anns, multi_valued, &pos);
   for (const AttributeAnnotation* a : anns) {
     if (!a->values.empty()) continue;
     if (a->xpath.empty()) {  // absent from the page
@@ -155,19 +159,21 @@ struct Positional {
   double support = 0;
 };
 
-// How `xpath` does as a precise XPath: nullopt unless it selects exactly the
-// positives on annotated pages and at most one node elsewhere.
-std::optional<double> PreciseSupport(const std::string& xpath, const std::vector<ExamplePage>& pages) {
-  absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
-  if (!x.ok()) return std::nullopt;
+// How `selector` does as a precise XPath: nullopt unless it selects exactly
+// the positives on annotated pages and at most one node elsewhere.
+std::optional<double> PreciseSupport(const FeatureSelector& selector, const std::vector<ExamplePage>& pages) {
+  const auto candidates = [&](const html::Page& page) {
+    std::vector<html::Node> nodes = selector.Select(page);
+    std::erase_if(nodes, [](html::Node n) { return !IsValueCandidate(n); });
+    return nodes;
+  };
   size_t unannotated = 0, supported = 0;
   for (const ExamplePage& p : pages) {
-    if (!p.annotated) continue;
-    if (!SameNodes(Candidates(*x, *p.page), p.positives)) return std::nullopt;
+    if (p.annotated && !SameNodes(candidates(*p.page), p.positives)) return std::nullopt;
   }
   for (const ExamplePage& p : pages) {
     if (p.annotated) continue;
-    const size_t n = Candidates(*x, *p.page).size();
+    const size_t n = candidates(*p.page).size();
     if (n > 1) return std::nullopt;
     ++unannotated;
     supported += n;
@@ -190,23 +196,30 @@ std::optional<Positional> TryPositional(const LearnedXPath& learned, bool text_n
   for (int i = 1; i <= max_position; ++i) variants.push_back(MakePosition(v1::Position::FROM_START, i));
   for (int j = 0; j < max_position; ++j) variants.push_back(MakePosition(v1::Position::FROM_END, j));
   for (int i = 1; i <= max_position; ++i) variants.push_back(MakePosition(v1::Position::STEP, i));
+  // Evaluated natively; CheckNative later compares the winner with libxml2.
   std::optional<Positional> best;
   for (const v1::Position& v : variants) {
-    const std::string xpath = RenderPositionalXPath(learned.features, text_nodes, v);
-    std::optional<double> support = PreciseSupport(xpath, pages);
-    if (support && (!best || *support > best->support)) best = Positional{v, xpath, *support};
+    std::optional<double> support = PreciseSupport(FeatureSelector(learned.features, text_nodes, v), pages);
+    if (support && (!best || *support > best->support)) {
+      best = Positional{v, RenderPositionalXPath(learned.features, text_nodes, v), *support};
+    }
   }
   return best;
 }
 
 // The engine evaluates the features natively: it must select what libxml2
-// selects with the XPath on every page learning saw.
-absl::Status CheckNative(const v1::AttributeRule& rule, const std::vector<ExamplePage>& pages) {
+// selects with the XPath, on the annotated pages and a few others (libxml2
+// walks the whole preceding:: axis for every candidate of an anchored XPath:
+// tens of milliseconds per page).
+absl::Status CheckNative(const v1::AttributeRule& rule, const std::vector<ExamplePage>& pages,
+                         size_t unannotated_pages) {
   absl::StatusOr<FeatureSelector> native = FeatureSelector::Create(rule);
   if (!native.ok()) return native.status();
   absl::StatusOr<html::XPath> x = html::XPath::Compile(rule.xpath());
   if (!x.ok()) return x.status();
+  size_t unannotated = 0;
   for (const ExamplePage& p : pages) {
+    if (!p.annotated && unannotated++ >= unannotated_pages) continue;
     absl::StatusOr<std::vector<html::Node>> want = x->Select(*p.page);
     if (!want.ok()) return want.status();
     if (native->Select(*p.page) != *want) {
@@ -295,6 +308,10 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
     std::vector<std::string> want = expected;
     std::sort(got.begin(), got.end());
     std::sort(want.begin(), want.end());
+    if (c.attr.multi_valued()) {  // repeated list items give a value once per item
+      got.erase(std::unique(got.begin(), got.end()), got.end());
+      want.erase(std::unique(want.begin(), want.end()), want.end());
+    }
     if (got != want) {
       *message = absl::StrCat("on ", c.input.pages[p]->url(), " the rule gives [", absl::StrJoin(got, " | "),
                               "] where the annotation says [", absl::StrJoin(want, " | "), "]");
@@ -326,7 +343,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
     d.message = "no annotation";
     return d;
   }
-  const Positives pos = CollectPositives(c.input, anns);
+  const Positives pos = CollectPositives(c.input, anns, c.attr.multi_valued());
   if (pos.count == 0) return NoPositives(pos, std::move(d));
   std::vector<ExamplePage> pages;
   for (size_t p = 0; p < c.input.pages.size(); ++p) pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p]});
@@ -368,7 +385,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
       }
     }
   }
-  if (absl::Status s = CheckNative(*rule, pages); !s.ok()) {
+  if (absl::Status s = CheckNative(*rule, pages, c.options.libxml2_check_pages); !s.ok()) {
     d.code = DiagnosticCode::kNoRecallOneXPath;
     d.message = std::string(s.message());
     return d;

@@ -54,6 +54,9 @@ struct RuleLearnOptions {
   ClassifierOptions classifier;
   // Positions tried by the positional predicate.
   int max_position = 30;
+  // The learnt XPath is evaluated by libxml2 and compared with the native
+  // evaluation on the annotated pages and this many unannotated ones.
+  size_t libxml2_check_pages = 3;
 };
 
 enum class DiagnosticCode {

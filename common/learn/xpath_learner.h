@@ -18,8 +18,9 @@
 // over the class of the value's element (distance 1, found on every page).
 // Pruning stays sound: adding a feature only lowers support and raises
 // distance. Feature sets are evaluated natively as bitsets over all
-// candidate nodes; the winner's XPath is then evaluated with libxml2 on
-// every page and must select exactly the same nodes.
+// candidate nodes; the winner is then evaluated on every page by
+// FeatureSelector (the engine's native evaluator) and must select exactly
+// the same nodes. (LearnRule checks the XPath with libxml2.)
 //
 // Thread-safety: pure function of its inputs.
 #ifndef VERTEX_COMMON_LEARN_XPATH_LEARNER_H_
@@ -78,8 +79,8 @@ std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
 
 // Algorithm 3. InvalidArgument when no page has a positive node, or
 // positives mix text nodes and elements; FailedPrecondition when no feature
-// holds for all positives; Internal when libxml2 disagrees with the native
-// evaluation (a bug, reported rather than hidden).
+// holds for all positives; Internal when FeatureSelector disagrees with the
+// bitsets (a bug, reported rather than hidden).
 absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages,
                                         const XPathLearnOptions& options = {});
 

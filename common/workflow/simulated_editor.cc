@@ -8,18 +8,24 @@
 namespace vertex::workflow {
 namespace {
 
-// The form of `value` an editor would mark on the page: without the
-// punctuation at its ends when that is found (the value, not its label's
-// colon), else as given when found, else as given.
+// The form of `value` an editor would mark on the page, the first found of:
+// without the punctuation before it (a label's ": "), as given, without
+// punctuation at either end; else as given. A trailing period usually
+// belongs to the value ("Co."), a leading colon to its label.
 std::string FormOnPage(const std::string& value, const html::Page& page) {
-  std::vector<std::string> forms = eval::EditorValueForms(value);
+  const std::vector<std::string> forms = eval::EditorValueForms(value);
   if (forms.empty()) return "";
-  std::reverse(forms.begin(), forms.end());
-  for (const std::string& form : forms) {
+  // Trim the start only: trim a copy ending in a sentinel no trimming removes.
+  std::string lead = eval::TrimEdgePunctuation(forms[0] + "\x01");
+  lead.pop_back();
+  std::vector<std::string> tries = {lead, forms[0]};
+  if (forms.size() > 1) tries.push_back(forms[1]);
+  for (const std::string& form : tries) {
+    if (form.empty()) continue;
     const std::vector<learn::ResolvedAnnotation> r = learn::ResolveValues({{&page, {form}}});
     if (!r.empty() && r[0].not_found.empty()) return form;
   }
-  return forms.back();
+  return forms[0];
 }
 
 }  // namespace
