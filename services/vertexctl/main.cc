@@ -17,6 +17,9 @@ constexpr char kUsage[] =
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  demo       generate the demo site, cluster it and print the clusters\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
+    "  learn      learn a site's rules from annotated sample pages into a store directory\n"
+    "  extract    extract records from pages with a site's stored rules (JSON lines)\n"
+    "  rules      list a site's rules, or export one as JSON or XSLT\n"
     "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
     "  help       show this help\n"
     "\n"
@@ -35,6 +38,9 @@ int main(int argc, char** argv) {
   if (command == "demo") return vertex::cli::RunDemo(args);
   if (command == "gen-demo") return vertex::cli::RunGenDemo(args);
   if (command == "eval-swde") return vertex::cli::RunEvalSwde(args);
+  if (command == "learn") return vertex::cli::RunLearn(args);
+  if (command == "extract") return vertex::cli::RunExtract(args);
+  if (command == "rules") return vertex::cli::RunRules(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::cout << kUsage;
     return 0;

@@ -1,0 +1,92 @@
+#include "common/workflow/site_store.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "common/util/status_macros.h"
+
+namespace vertex::workflow {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+absl::Status RegisterSite(store::RuleStore& store, const std::string& site, const schema::CompiledSchema& schema) {
+  v1::SiteRecord record;
+  absl::StatusOr<v1::SiteRecord> stored = store.GetSite(site);
+  if (stored.ok()) {
+    record = *std::move(stored);
+  } else if (stored.status().code() == absl::StatusCode::kNotFound) {
+    record.set_site(site);
+    record.set_created_unix_ms(NowMs());
+  } else {
+    return stored.status();
+  }
+  *record.mutable_schema() = schema.proto();
+  record.set_updated_unix_ms(NowMs());
+  return store.PutSite(record);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
+                                                       const schema::CompiledSchema& schema,
+                                                       const site::SiteClustering& clustering) {
+  VERTEX_RETURN_IF_ERROR(RegisterSite(store, site, schema));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store.ClustersOfSite(site));
+  std::map<std::string, size_t> by_signature;
+  std::set<std::string> used;
+  for (size_t i = 0; i < stored.size(); ++i) {
+    by_signature.emplace(stored[i].signature(), i);
+    used.insert(stored[i].cluster_id());
+  }
+  std::vector<std::string> ids;
+  std::set<size_t> kept;
+  int next = 0;
+  std::vector<v1::ClusterRecord> records;
+  for (const site::SiteCluster& c : clustering.clusters) {
+    v1::ClusterRecord r;
+    auto it = by_signature.find(c.signature.ToText());
+    if (it != by_signature.end()) {
+      r = stored[it->second];
+      kept.insert(it->second);
+    } else {
+      while (used.count(absl::StrCat("c", next))) ++next;
+      r.set_cluster_id(absl::StrCat("c", next));
+      used.insert(r.cluster_id());
+    }
+    r.set_site(site);
+    r.set_signature(c.signature.ToText());
+    r.set_url_regex(c.url_regex);
+    r.set_importance(c.importance);
+    ids.push_back(r.cluster_id());
+    records.push_back(std::move(r));
+  }
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (!kept.count(i)) records.push_back(stored[i]);
+  }
+  VERTEX_RETURN_IF_ERROR(store.PutClusters(site, records));
+  return ids;
+}
+
+absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site) {
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
+  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(record.schema()));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> routes, store.RoutesOfSite(site));
+  std::vector<v1::Rule> rules;
+  for (const v1::ClusterRecord& c : routes) {
+    if (c.current_version() == 0) continue;
+    VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store.GetRule(site, c.cluster_id(), store::kCurrentVersion));
+    rules.push_back(std::move(rule));
+  }
+  if (rules.empty()) {
+    return absl::FailedPreconditionError("site " + site + " has no rule yet: run vertexctl learn first");
+  }
+  return extract::SiteExtractor::Create(schema, rules);
+}
+
+}  // namespace vertex::workflow

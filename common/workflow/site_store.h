@@ -1,0 +1,36 @@
+// What the learning and extraction paths keep in, and read from, the rule
+// store (store/rule_store.h): a site's clusters with stable ids, its rules,
+// and the compiled extractor of its current rules.
+//
+// Thread-safety: functions of their inputs; the store is thread-safe.
+#ifndef VERTEX_COMMON_WORKFLOW_SITE_STORE_H_
+#define VERTEX_COMMON_WORKFLOW_SITE_STORE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/extract/site_extractor.h"
+#include "common/schema/schema.h"
+#include "common/site/site_clusterer.h"
+#include "common/store/rule_store.h"
+
+namespace vertex::workflow {
+
+// Registers `site` with `schema` (replacing the schema of a registered
+// site) and stores the clusters of `clustering`. A cluster whose masked
+// signature equals a stored cluster's keeps that cluster's id (and rules);
+// others get new ids "c<n>". Stored clusters the clustering does not
+// reproduce are kept. Returns the id of each of clustering.clusters.
+absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
+                                                       const schema::CompiledSchema& schema,
+                                                       const site::SiteClustering& clustering);
+
+// The site's schema and the current rule of each of its clusters that has
+// one, compiled. NotFound when the site is not registered; FailedPrecondition
+// when no cluster has a rule yet.
+absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site);
+
+}  // namespace vertex::workflow
+
+#endif  // VERTEX_COMMON_WORKFLOW_SITE_STORE_H_
