@@ -5,7 +5,8 @@
 #
 #   bash deploy/vertex.sh demo [vertexctl demo flags]   generate the demo site and cluster it
 #   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
-#   bash deploy/vertex.sh bench                         build and run the benchmarks
+#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, learn
+#                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
@@ -27,7 +28,7 @@ PACKAGES=(
 )
 
 usage() {
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 install_missing() {
@@ -77,8 +78,17 @@ case "$cmd" in
     exec ctest --output-on-failure -j "$JOBS" "$@"
     ;;
   bench)
-    build --target parse_bench
-    exec "$BUILD/bench/parse_bench" "$@"
+    build --target parse_bench extract_bench learn_bench
+    case "${1:-}" in
+      parse|extract|learn)
+        which="$1"
+        shift
+        exec "$BUILD/bench/${which}_bench" "$@"
+        ;;
+    esac
+    "$BUILD/bench/parse_bench" "$@"
+    "$BUILD/bench/extract_bench"
+    exec "$BUILD/bench/learn_bench"
     ;;
   build)
     build

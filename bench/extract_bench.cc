@@ -1,0 +1,408 @@
+// Extraction benchmark: what extracting a record costs per page, relative to
+// parsing the page with Gumbo alone (the floor; DESIGN.md "Measured here").
+//
+// Learns the site's rules once, as `vertexctl eval-swde` does (SWDE
+// booksamillion, 5 attributes; the generated demo site when the SWDE pages
+// are absent or --demo is given), then, in the same run:
+//
+// 1. Paired measurement (as parse_bench's): on every page, back to back and
+//    in rotating order,
+//      Gumbo alone            gumbo_parse_with_options into the arena
+//      parse + DOM            html::Parser::Parse (Gumbo + libxml2 mirror)
+//      parse + DOM + shingle  the same with the shingle sink
+//      extraction             SiteExtractor::Extract: URL match (RE2::Set),
+//                             parse + DOM + shingle, rule matching, rule
+//                             application for every attribute
+//    and, on the page just parsed with the shingle sink, the pieces of
+//    extraction: URL match, rule matching, the whole rule, each attribute's
+//    rule alone. Each round sums every page; reported are medians over the
+//    rounds of ms/page and of the ratio to Gumbo alone (target: extraction
+//    <= 1.3).
+// 2. The in-process extraction rate, SiteExtractor::Extract over all pages
+//    on 1 and on 2 threads (each its own parser), alternated; median of the
+//    passes.
+//
+// Prints a table, then one line "JSON {...}" with the figures.
+//
+// Flags: --demo, --rounds=N (default 5), --passes=N (per thread count,
+// default 3), --pages=N (the first N pages only).
+#include <gumbo.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "bench/bench_pages.h"
+#include "bench/bench_site.h"
+#include "benchmark/benchmark.h"
+#include "common/eval/ground_truth.h"
+#include "common/eval/score.h"
+#include "common/extract/site_extractor.h"
+#include "common/html/arena.h"
+#include "common/html/page.h"
+#include "common/learn/rule_learner.h"
+#include "common/shingle/shingle.h"
+#include "common/util/json_writer.h"
+#include "common/util/status_macros.h"
+#include "common/workflow/cluster_learner.h"
+
+namespace vertex::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Gumbo's options as the engine parses: into an arena, no error records.
+GumboOptions ArenaOptions(html::Arena* arena) {
+  GumboOptions options = kGumboDefaultOptions;
+  options.allocator = &html::Arena::GumboAllocate;
+  options.deallocator = &html::Arena::GumboFree;
+  options.userdata = arena;
+  options.max_errors = 0;
+  return options;
+}
+
+enum Variant { kGumbo, kDom, kShingle, kExtract, kVariantCount };
+constexpr const char* kVariantNames[kVariantCount] = {"Gumbo parse alone", "parse + DOM", "parse + DOM + shingle",
+                                                      "extraction (Extract)"};
+
+// Seconds summed over the pages of one round.
+struct RoundTimes {
+  double variant[kVariantCount] = {};
+  double url = 0, matching = 0, apply = 0;
+  std::vector<double> attribute;  // by schema index: that attribute's rule alone
+};
+
+// One attribute of a rule, compiled as a rule of its own.
+struct SingleAttributeRule {
+  size_t schema_index;
+  extract::CompiledRule rule;
+};
+
+// Times the variants and pieces on one thread.
+class PairedTimer {
+ public:
+  static absl::StatusOr<PairedTimer> Create(const extract::SiteExtractor& extractor);
+
+  // Times variant `v` on `page`, adding to `round`; with kShingle, also the
+  // pieces of extraction on the parsed page. False when a parse fails.
+  bool Time(Variant v, const BenchPage& page, RoundTimes& round);
+
+ private:
+  explicit PairedTimer(const extract::SiteExtractor& extractor) : extractor_(extractor) {}
+  bool TimeParse(Variant v, const BenchPage& page, RoundTimes& round);
+  void TimePieces(const html::Page& page, const shingle::ShingleVector& vector, RoundTimes& round);
+
+  const extract::SiteExtractor& extractor_;
+  std::unique_ptr<html::Arena> arena_ = std::make_unique<html::Arena>();
+  GumboOptions options_ = ArenaOptions(arena_.get());
+  std::unique_ptr<html::Parser> parser_ = std::make_unique<html::Parser>();
+  shingle::Shingler shingler_;
+  std::vector<std::vector<SingleAttributeRule>> single_;  // by index into extractor_.rules()
+};
+
+absl::StatusOr<PairedTimer> PairedTimer::Create(const extract::SiteExtractor& extractor) {
+  PairedTimer timer(extractor);
+  for (const extract::CompiledRule& rule : extractor.rules()) {
+    std::vector<SingleAttributeRule> singles;
+    for (const v1::AttributeRule& a : rule.proto().attributes()) {
+      v1::Rule one = rule.proto();
+      one.clear_attributes();
+      *one.add_attributes() = a;
+      VERTEX_ASSIGN_OR_RETURN(extract::CompiledRule compiled, extract::CompiledRule::Create(one, extractor.schema()));
+      singles.push_back({static_cast<size_t>(extractor.schema().Find(a.attribute())), std::move(compiled)});
+    }
+    timer.single_.push_back(std::move(singles));
+  }
+  return timer;
+}
+
+bool PairedTimer::Time(Variant v, const BenchPage& p, RoundTimes& round) {
+  if (v == kDom || v == kShingle) return TimeParse(v, p, round);
+  const auto start = Clock::now();
+  bool ok = true;
+  if (v == kGumbo) {
+    benchmark::DoNotOptimize(gumbo_parse_with_options(&options_, p.bytes.data(), p.bytes.size()));
+    arena_->Reset();
+  } else {
+    absl::StatusOr<extract::Record> record = extractor_.Extract(p.bytes, p.url, *parser_);
+    benchmark::DoNotOptimize(record);
+    ok = record.ok();
+  }
+  round.variant[v] += Since(start);
+  return ok;
+}
+
+bool PairedTimer::TimeParse(Variant v, const BenchPage& p, RoundTimes& round) {
+  auto start = Clock::now();
+  absl::StatusOr<html::Page> parsed = parser_->Parse(p.bytes, p.url, "", v == kShingle ? &shingler_ : nullptr);
+  const shingle::ShingleVector vector = v == kShingle ? shingler_.Finish() : shingle::ShingleVector{};
+  benchmark::DoNotOptimize(vector);
+  std::optional<html::Page> page;
+  if (parsed.ok()) page.emplace(*std::move(parsed));
+  const double parse_seconds = Since(start);
+  if (page && v == kShingle) TimePieces(*page, vector, round);
+  // Freeing the document counts, as Extract frees it before returning.
+  start = Clock::now();
+  page.reset();
+  round.variant[v] += parse_seconds + Since(start);
+  return parsed.ok();
+}
+
+void PairedTimer::TimePieces(const html::Page& page, const shingle::ShingleVector& vector, RoundTimes& round) {
+  auto start = Clock::now();
+  const std::vector<size_t> by_url = extractor_.MatchUrl(page.url());
+  round.url += Since(start);
+  start = Clock::now();
+  const auto covering = std::find_if(by_url.begin(), by_url.end(),
+                                     [&](size_t i) { return extractor_.rules()[i].signature().Covers(vector); });
+  round.matching += Since(start);
+  if (covering == by_url.end()) return;
+  start = Clock::now();
+  benchmark::DoNotOptimize(extractor_.rules()[*covering].Apply(page));
+  round.apply += Since(start);
+  for (const SingleAttributeRule& single : single_[*covering]) {
+    start = Clock::now();
+    benchmark::DoNotOptimize(single.rule.Apply(page));
+    round.attribute[single.schema_index] += Since(start);
+  }
+}
+
+struct PairedResult {
+  size_t rounds = 0, pages = 0, failures = 0;
+  // Medians over rounds: ms/page and the ratio to Gumbo alone.
+  double ms[kVariantCount] = {}, ratio[kVariantCount] = {};
+  double url_ms = 0, matching_ms = 0, apply_ms = 0;
+  // Extraction minus parse + DOM + shingle and the pieces.
+  double rest_ms = 0;
+  std::vector<double> attribute_ms;  // by schema index
+};
+
+double MsPerPage(double seconds, size_t pages) { return seconds / static_cast<double>(pages) * 1e3; }
+
+// Summarises the rounds into medians.
+PairedResult Summarise(const std::vector<RoundTimes>& rounds, size_t pages, size_t attributes) {
+  PairedResult out;
+  out.rounds = rounds.size();
+  out.pages = pages;
+  const auto median_of = [&](auto&& field) {
+    std::vector<double> values;
+    for (const RoundTimes& r : rounds) values.push_back(field(r));
+    return Median(values);
+  };
+  for (int v = 0; v < kVariantCount; ++v) {
+    out.ms[v] = median_of([&](const RoundTimes& r) { return MsPerPage(r.variant[v], pages); });
+    out.ratio[v] = median_of([&](const RoundTimes& r) { return r.variant[v] / r.variant[kGumbo]; });
+  }
+  out.url_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.url, pages); });
+  out.matching_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.matching, pages); });
+  out.apply_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.apply, pages); });
+  out.rest_ms = median_of([&](const RoundTimes& r) {
+    return MsPerPage(r.variant[kExtract] - r.variant[kShingle] - r.url - r.matching - r.apply, pages);
+  });
+  for (size_t a = 0; a < attributes; ++a) {
+    out.attribute_ms.push_back(median_of([&](const RoundTimes& r) { return MsPerPage(r.attribute[a], pages); }));
+  }
+  return out;
+}
+
+absl::StatusOr<PairedResult> RunPaired(const extract::SiteExtractor& extractor, const BenchCorpus& corpus,
+                                       int rounds) {
+  VERTEX_ASSIGN_OR_RETURN(PairedTimer timer, PairedTimer::Create(extractor));
+  std::vector<RoundTimes> times;
+  size_t failures = 0;
+  for (int r = 0; r < rounds; ++r) {
+    RoundTimes round;
+    round.attribute.assign(extractor.schema().size(), 0.0);
+    for (size_t i = 0; i < corpus.pages.size(); ++i) {
+      for (int k = 0; k < kVariantCount; ++k) {
+        const Variant v = static_cast<Variant>((i + k) % kVariantCount);
+        if (!timer.Time(v, corpus.pages[i], round)) ++failures;
+      }
+    }
+    times.push_back(std::move(round));
+    std::fprintf(stderr, "  paired round %d/%d done\n", r + 1, rounds);
+  }
+  PairedResult out = Summarise(times, corpus.pages.size(), extractor.schema().size());
+  out.failures = failures;
+  return out;
+}
+
+// Pages per second of SiteExtractor::Extract over the corpus on `threads`.
+double ExtractRate(const extract::SiteExtractor& extractor, const BenchCorpus& corpus, int threads) {
+  std::atomic<size_t> next{0};
+  const auto start = Clock::now();
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      html::Parser parser;
+      for (size_t i; (i = next.fetch_add(1)) < corpus.pages.size();) {
+        benchmark::DoNotOptimize(extractor.Extract(corpus.pages[i].bytes, corpus.pages[i].url, parser));
+      }
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  return static_cast<double>(corpus.pages.size()) / Since(start);
+}
+
+struct Rates {
+  double one = 0, two = 0;
+  // The machine's 1-minute load average before and after, and its cores:
+  // other processes take cores from the 2-thread pass.
+  double load_before = 0, load_after = 0;
+  unsigned cores = 0;
+};
+
+double LoadAverage() {
+  double load = 0;
+  return getloadavg(&load, 1) == 1 ? load : -1;
+}
+
+Rates RunRates(const extract::SiteExtractor& extractor, const BenchCorpus& corpus, int passes) {
+  Rates out;
+  out.load_before = LoadAverage();
+  out.cores = std::thread::hardware_concurrency();
+  std::vector<double> one, two;
+  for (int p = 0; p < passes; ++p) {
+    one.push_back(ExtractRate(extractor, corpus, 1));
+    two.push_back(ExtractRate(extractor, corpus, 2));
+  }
+  out.one = Median(one);
+  out.two = Median(two);
+  out.load_after = LoadAverage();
+  return out;
+}
+
+// Extracts every page once (also the warm-up) and scores the records
+// against the ground truth: the rules are real, not empty.
+eval::Scorer ScoreOnce(const BenchSite& site, const extract::SiteExtractor& extractor, const BenchCorpus& corpus) {
+  eval::Scorer scorer;
+  html::Parser parser;
+  for (size_t i = 0; i < corpus.pages.size(); ++i) {
+    absl::StatusOr<extract::Record> record = extractor.Extract(corpus.pages[i].bytes, corpus.pages[i].url, parser);
+    auto truth = site.truth.pages.find(eval::PageIdOfFile(site.files[i]));
+    if (truth == site.truth.pages.end()) continue;
+    for (size_t a = 0; a < extractor.schema().size(); ++a) {
+      const std::string& name = extractor.schema().attribute(a).name();
+      auto values = truth->second.find(name);
+      if (values == truth->second.end()) continue;
+      std::vector<std::string> got;
+      if (record.ok() && a < record->attributes.size()) got = record->attributes[a].values;
+      scorer.Add(name, got, values->second);
+    }
+  }
+  return scorer;
+}
+
+void PrintRules(const LearntRules& learnt, const BenchSite& site) {
+  std::printf("rules learnt (simulated editor, <= 3 pages per cluster) in %.2f s:\n", learnt.seconds);
+  for (const workflow::SimulatedCluster& c : learnt.clusters) {
+    std::printf("  cluster c%zu: %zu pages, %zu annotated:", site.clustering.clusters[c.cluster].id,
+                site.clustering.clusters[c.cluster].pages.size(), c.annotated.size());
+    for (const learn::AttributeDiagnostic& d : c.result.learnt.diagnostics) {
+      std::printf(" %s=%s", d.attribute.c_str(), learn::DiagnosticCodeName(d.code));
+    }
+    std::printf("\n");
+  }
+}
+
+void PrintScores(const eval::Scorer& scorer) {
+  std::printf("records scored against the ground truth (F1):");
+  for (const auto& [name, s] : scorer.scores()) std::printf(" %s %.3f", name.c_str(), s.f1());
+  std::printf("\n");
+}
+
+void PrintTable(const PairedResult& r, const Rates& rates, const schema::CompiledSchema& schema, int passes) {
+  std::printf("\npaired, %zu rounds over %zu pages, medians over rounds:\n", r.rounds, r.pages);
+  std::printf("  %-40s %9s %9s\n", "", "ms/page", "x Gumbo");
+  for (int v = 0; v < kVariantCount; ++v) {
+    std::printf("  %-40s %9.3f %9.3f%s\n", kVariantNames[v], r.ms[v], r.ratio[v],
+                v == kExtract ? (r.ratio[v] <= 1.3 ? "   (target <= 1.3: met)" : "   (target <= 1.3: MISSED)") : "");
+  }
+  const double gumbo = r.ms[kGumbo];
+  std::printf("pieces of extraction (timed on the page parsed with the shingle sink):\n");
+  std::printf("  %-40s %9.3f %9.3f\n", "URL match (RE2::Set)", r.url_ms, r.url_ms / gumbo);
+  std::printf("  %-40s %9.3f %9.3f\n", "rule matching (signatures)", r.matching_ms, r.matching_ms / gumbo);
+  std::printf("  %-40s %9.3f %9.3f\n", "rule applied (all attributes)", r.apply_ms, r.apply_ms / gumbo);
+  for (size_t a = 0; a < r.attribute_ms.size(); ++a) {
+    const std::string label = "  " + schema.attribute(a).name() + " alone";
+    std::printf("  %-40s %9.3f %9.3f\n", label.c_str(), r.attribute_ms[a], r.attribute_ms[a] / gumbo);
+  }
+  std::printf("  %-40s %9.3f %9.3f\n", "rest (extraction - all the above)", r.rest_ms, r.rest_ms / gumbo);
+  std::printf("in-process extraction rate (Extract over all pages, median of %d passes):\n", passes);
+  std::printf("  1 thread   %8.1f pages/s  (%.3f ms/page)\n", rates.one, 1e3 / rates.one);
+  std::printf("  2 threads  %8.1f pages/s  (x %.2f of 1 thread)\n", rates.two, rates.two / rates.one);
+  std::printf("  (load average %.2f before, %.2f after, %u cores: other processes share them)\n", rates.load_before,
+              rates.load_after, rates.cores);
+  if (r.failures > 0) std::printf("  warning: %zu page parses failed\n", r.failures);
+}
+
+std::string ReportJson(const BenchSite& site, const PairedResult& r, const Rates& rates,
+                       const eval::Scorer& scorer) {
+  util::JsonWriter w;
+  w.BeginObject().Key("bench").String("extract").Key("corpus").String(site.name).Key("pages").Uint(r.pages);
+  w.Key("rounds").Uint(r.rounds).Key("gumbo_ms_per_page").Double(r.ms[kGumbo]);
+  w.Key("parse_dom_ms_per_page").Double(r.ms[kDom]).Key("parse_dom_shingle_ms_per_page").Double(r.ms[kShingle]);
+  w.Key("extract_ms_per_page").Double(r.ms[kExtract]).Key("extract_over_gumbo").Double(r.ratio[kExtract]);
+  w.Key("target_ratio").Double(1.3).Key("parse_dom_over_gumbo").Double(r.ratio[kDom]);
+  w.Key("parse_dom_shingle_over_gumbo").Double(r.ratio[kShingle]);
+  w.Key("url_match_ms_per_page").Double(r.url_ms).Key("rule_matching_ms_per_page").Double(r.matching_ms);
+  w.Key("apply_ms_per_page").Double(r.apply_ms).Key("rest_ms_per_page").Double(r.rest_ms);
+  w.Key("attribute_ms_per_page").BeginObject();
+  for (size_t a = 0; a < r.attribute_ms.size(); ++a) w.Key(site.schema->attribute(a).name()).Double(r.attribute_ms[a]);
+  w.EndObject().Key("f1").BeginObject();
+  for (const auto& [name, s] : scorer.scores()) w.Key(name).Double(s.f1());
+  w.EndObject().Key("pages_per_s_1_thread").Double(rates.one).Key("pages_per_s_2_threads").Double(rates.two);
+  w.Key("load_average_before").Double(rates.load_before).Key("load_average_after").Double(rates.load_after);
+  w.Key("cores").Uint(rates.cores);
+  w.EndObject();
+  return w.Release();
+}
+
+absl::Status Run(int argc, char** argv) {
+  VERTEX_ASSIGN_OR_RETURN(auto flags, ParseBenchFlags(argc, argv, {"demo", "rounds", "passes", "pages"}));
+  VERTEX_ASSIGN_OR_RETURN(const int rounds, PositiveFlag(flags, "rounds", 5));
+  VERTEX_ASSIGN_OR_RETURN(const int passes, PositiveFlag(flags, "passes", 3));
+  VERTEX_ASSIGN_OR_RETURN(const int max_pages, PositiveFlag(flags, "pages", 1 << 30));
+  VERTEX_ASSIGN_OR_RETURN(const BenchSite site, LoadBenchSite(flags.count("demo") > 0));
+  workflow::PagePool pool(site.clustering, site.options.parse);
+  VERTEX_ASSIGN_OR_RETURN(const LearntRules learnt, LearnSiteRules(site, pool));
+  VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor extractor,
+                          extract::SiteExtractor::Create(*site.schema, learnt.rules));
+  VERTEX_ASSIGN_OR_RETURN(BenchCorpus corpus, ReadCorpus(site));
+  if (corpus.pages.size() > static_cast<size_t>(max_pages)) {
+    corpus.pages.resize(max_pages);
+    corpus.total_bytes = 0;
+    for (const BenchPage& p : corpus.pages) corpus.total_bytes += p.bytes.size();
+  }
+  std::printf("corpus: %s: %zu pages, %.1f MB\n", corpus.name.c_str(), corpus.pages.size(), corpus.total_bytes / 1e6);
+  PrintRules(learnt, site);
+  const eval::Scorer scorer = ScoreOnce(site, extractor, corpus);
+  PrintScores(scorer);
+  std::fflush(stdout);
+  VERTEX_ASSIGN_OR_RETURN(const PairedResult paired, RunPaired(extractor, corpus, rounds));
+  const Rates rates = RunRates(extractor, corpus, passes);
+  PrintTable(paired, rates, *site.schema, passes);
+  std::printf("JSON %s\n", ReportJson(site, paired, rates, scorer).c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace vertex::bench
+
+int main(int argc, char** argv) {
+  const absl::Status status = vertex::bench::Run(argc, argv);
+  if (!status.ok()) {
+    std::fprintf(stderr, "extract_bench: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
