@@ -335,8 +335,17 @@ AttributeDiagnostic NoPositives(const Positives& pos, AttributeDiagnostic d) {
   return d;
 }
 
+// The learnt rule with another precise feature set.
+v1::AttributeRule Alternative(const v1::AttributeRule& rule, const std::vector<Feature>& features) {
+  v1::AttributeRule alt = rule;
+  alt.clear_features();
+  for (const Feature& f : features) *alt.add_features() = FeatureToProto(f);
+  alt.set_xpath(RenderXPath(features, rule.text_nodes()));
+  return alt;
+}
+
 AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<const AttributeAnnotation*>& anns,
-                                   v1::AttributeRule* rule) {
+                                   v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
   AttributeDiagnostic d;
   d.attribute = c.attr.name();
   if (anns.empty()) {
@@ -399,6 +408,9 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   }
   d.code = code;
   d.learnt = true;
+  if (learned->precise) {
+    for (const std::vector<Feature>& alt : learned->alternatives) alternatives->push_back(Alternative(*rule, alt));
+  }
   if (d.message.empty()) {
     d.message = absl::StrCat(code == DiagnosticCode::kLearntClassifier ? "rXPath " : "XPath ", rule->xpath(),
                              " (precision ", rule->precision(), ", support ", rule->support(), ")");
@@ -446,7 +458,7 @@ absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, 
     }
     const AttributeContext c{schema, i, schema.attribute(i), input, options};
     v1::AttributeRule rule;
-    AttributeDiagnostic d = LearnAttribute(c, anns, &rule);
+    AttributeDiagnostic d = LearnAttribute(c, anns, &rule, &result.alternatives);
     if (d.learnt) *result.rule.add_attributes() = std::move(rule);
     result.diagnostics.push_back(std::move(d));
   }

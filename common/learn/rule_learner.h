@@ -94,6 +94,11 @@ struct RuleLearnResult {
   v1::Rule rule;
   // One per schema attribute, in schema order.
   std::vector<AttributeDiagnostic> diagnostics;
+  // Runner-up precise XPaths of the learnt XPATH attributes (several per
+  // attribute possible), as attribute rules with the same value selection:
+  // the editor loop asks for a page where one of them disagrees with the
+  // rule. Not part of the rule.
+  std::vector<v1::AttributeRule> alternatives;
 };
 
 // InvalidArgument, naming the annotation by index, for: a page index out of

@@ -100,6 +100,61 @@ Bits And(const std::vector<const Bits*>& parts, size_t words) {
   return out;
 }
 
+// How fragile a feature is, for ties between feature sets of equal support
+// and distance. The paper's strong features first: id and class values and
+// the label text before a value (rarely changed); then a label after it,
+// the node's own text and tags; sibling features last, the farther the
+// sibling the weaker (an added row moves it).
+int Fragility(const Feature& f) {
+  switch (f.kind) {
+    case Kind::kId:
+    case Kind::kClass:
+      return f.values.empty() ? 1 : 0;
+    case Kind::kOutLeftText:
+    case Kind::kOutLeftWord:
+      return 0;
+    case Kind::kOutRightText:
+    case Kind::kOutRightWord:
+    case Kind::kInLeftText:
+    case Kind::kInRightText:
+    case Kind::kTag:
+      return 1;
+    default:  // sibling kinds
+      return 1 + f.index;
+  }
+}
+
+struct PreciseSet {
+  std::vector<int> set;
+  Score score;
+  int fragility = 0;
+};
+
+// The best precise sets other than `chosen` whose selection differs.
+std::vector<std::vector<Feature>> Alternatives(std::vector<PreciseSet> sets, const std::vector<int>& chosen,
+                                               const Bits& selected, const std::vector<Bits>& feature_bits,
+                                               const std::vector<Feature>& features, size_t words, size_t max) {
+  std::stable_sort(sets.begin(), sets.end(), [](const PreciseSet& a, const PreciseSet& b) {
+    return std::make_tuple(-a.score.support, a.score.distance, a.fragility) <
+           std::make_tuple(-b.score.support, b.score.distance, b.fragility);
+  });
+  std::vector<std::vector<Feature>> out;
+  std::vector<Bits> seen = {selected};
+  for (const PreciseSet& p : sets) {
+    if (out.size() >= max) break;
+    if (p.set == chosen) continue;
+    std::vector<const Bits*> parts;
+    for (int f : p.set) parts.push_back(&feature_bits[f]);
+    Bits bits = And(parts, words);
+    if (std::find(seen.begin(), seen.end(), bits) != seen.end()) continue;
+    seen.push_back(std::move(bits));
+    std::vector<Feature> fs;
+    for (int f : p.set) fs.push_back(features[f]);
+    out.push_back(std::move(fs));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
@@ -196,11 +251,17 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     for (int f : set) d = std::max(d, features[f].level);
     return d;
   };
+  const auto fragility_of = [&](const std::vector<int>& set) {
+    int c = 0;
+    for (int f : set) c += Fragility(features[f]);
+    return c;
+  };
 
   // Algorithm 3.
   std::vector<std::vector<int>> candidates;
   for (size_t f = 0; f < features.size(); ++f) candidates.push_back({static_cast<int>(f)});
-  int min_dist = INT32_MAX;
+  int min_dist = INT32_MAX, min_fragility = INT32_MAX;
+  std::vector<PreciseSet> precise_sets;
   double max_sup = 0, max_prec = 0;
   std::vector<int> best, max_prec_set;
   for (int k = 1; !candidates.empty() && k <= options.max_features; ++k) {
@@ -212,23 +273,36 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
       const Score s = eval.Evaluate(And(parts, u.words), distance_of(set));
       ++result.sets_evaluated;
       if (!s.recall1) continue;
+      const int fragility = fragility_of(set);
+      // Ties on (precision,) support and distance go to the sturdier set.
+      const bool better_tie = s.support == max_sup && (s.distance < min_dist ||
+                                                       (s.distance == min_dist && fragility < min_fragility));
       if (!s.precise) {
         next_level.push_back(set);
         next_scores.push_back(s);
         if (best.empty() && (s.precision > max_prec || (s.precision == max_prec && s.support > max_sup) ||
-                             (s.precision == max_prec && s.support == max_sup && s.distance < min_dist))) {
+                             (s.precision == max_prec && better_tie))) {
           max_prec = s.precision, max_prec_set = set, min_dist = s.distance, max_sup = s.support;
+          min_fragility = fragility;
         }
-      } else if (best.empty() || s.support > max_sup || (s.support == max_sup && s.distance < min_dist)) {
-        best = set, min_dist = s.distance, max_sup = s.support, max_prec = 1;
+      } else {
+        precise_sets.push_back({set, s, fragility});
+        if (best.empty() || s.support > max_sup || better_tie) {
+          best = set, min_dist = s.distance, max_sup = s.support, max_prec = 1, min_fragility = fragility;
+        }
       }
     }
     // Prune sets that cannot beat the best precise XPath: adding features
-    // only lowers support and raises distance.
+    // only lowers support, raises distance and adds fragility.
     std::vector<std::vector<int>> kept;
     for (size_t i = 0; i < next_level.size(); ++i) {
       const Score& s = next_scores[i];
-      if (!best.empty() && (s.support < max_sup || (s.support == max_sup && s.distance >= min_dist))) continue;
+      if (!best.empty() &&
+          (s.support < max_sup ||
+           (s.support == max_sup && (s.distance > min_dist ||
+                                     (s.distance == min_dist && fragility_of(next_level[i]) >= min_fragility))))) {
+        continue;
+      }
       kept.push_back(next_level[i]);
     }
     // C_{k+1}: (k+1)-sets all of whose k-subsets are kept.
@@ -264,6 +338,8 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     parts.push_back(&feature_bits[f]);
   }
   const Bits selected = And(parts, u.words);
+  result.alternatives = Alternatives(precise_sets, chosen, selected, feature_bits, features, u.words,
+                                     options.max_alternatives);
   const Score s = eval.Evaluate(selected, distance_of(chosen));
   result.precision = s.precision;
   result.support = s.support;

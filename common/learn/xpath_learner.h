@@ -51,6 +51,8 @@ struct XPathLearnOptions {
   int max_features = 4;
   // Multi-valued attributes may select several nodes per unannotated page.
   bool multi_valued = false;
+  // Runner-up precise feature sets kept (see LearnedXPath::alternatives).
+  size_t max_alternatives = 3;
 };
 
 struct LearnedXPath {
@@ -65,6 +67,11 @@ struct LearnedXPath {
   bool cap_hit = false;
   size_t feature_count = 0;     // features generated from the positives
   size_t sets_evaluated = 0;
+  // Other precise feature sets, best first, that select something else than
+  // the winner on some unannotated page: where they disagree, the annotated
+  // pages did not tell which structure holds the value (the editor loop asks
+  // for such a page).
+  std::vector<std::vector<Feature>> alternatives;
 };
 
 // Generates the features that hold for every positive node: per slot, its

@@ -89,7 +89,7 @@ absl::StatusOr<ClusterLearnResult> CheckCluster(const schema::CompiledSchema& sc
   }
   absl::StatusOr<extract::CompiledRule> compiled = extract::CompiledRule::Create(result.learnt.rule, schema);
   if (!compiled.ok()) return absl::InternalError("learnt rule does not compile: " + compiled.status().ToString());
-  absl::StatusOr<EditorVerdict> verdict = CheckRule(*compiled, remaining);
+  absl::StatusOr<EditorVerdict> verdict = CheckRule(*compiled, remaining, result.learnt.alternatives);
   if (!verdict.ok()) return verdict.status();
   result.verdict = *std::move(verdict);
   if (result.verdict.next_page) result.next_page = result.remaining[*result.verdict.next_page];

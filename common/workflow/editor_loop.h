@@ -6,8 +6,12 @@
 // 2 order. A page fails when a mandatory attribute yields no value, or when
 // an attribute the rule has a part for is ambiguous on it (a single-valued
 // attribute with several candidate value nodes, or several classifier
-// winners). The loop is done when no page fails; otherwise the next page to
-// annotate is the first failing one.
+// winners), or — beyond the paper — when a runner-up precise XPath of an
+// attribute (learn::RuleLearnResult::alternatives) yields another value
+// there: the annotated pages fit two structures that disagree on this page,
+// so annotating it tells which one holds the value (query by committee).
+// The loop is done when no page fails; otherwise the next page to annotate
+// is the first failing one.
 //
 // Thread-safety: pure function; the Pages must outlive the call.
 #ifndef VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_
@@ -43,7 +47,8 @@ struct EditorVerdict {
 // Algorithm 2 order). With no remaining page the loop is done. Errors only
 // from rule evaluation (Internal).
 absl::StatusOr<EditorVerdict> CheckRule(const extract::CompiledRule& rule,
-                                        const std::vector<const html::Page*>& remaining);
+                                        const std::vector<const html::Page*>& remaining,
+                                        const std::vector<v1::AttributeRule>& alternatives = {});
 
 }  // namespace vertex::workflow
 

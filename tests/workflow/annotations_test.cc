@@ -1,0 +1,56 @@
+#include "common/workflow/annotations.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace vertex::workflow {
+namespace {
+
+TEST(ParseAnnotations, MergesValuesAndSkipsComments) {
+  const std::string text =
+      "\xEF\xBB\xBF# editor: ann\n"
+      "{\"file\": \"0001.htm\", \"attribute\": \"title\", \"value\": \"Dune\"}\r\n"
+      "\n"
+      "{\"file\": \"0001.htm\", \"attribute\": \"author\", \"value\": \"A\"}\n"
+      "  {\"file\": \"0001.htm\", \"attribute\": \"author\", \"values\": [\"B\", \"C\"]}  \n"
+      "{\"url\": \"http://x/2\", \"attribute\": \"price\", \"xpath\": \"//span\"}\n"
+      "{\"file\": \"0002.htm\", \"attribute\": \"isbn_13\", \"absent\": true}";
+  absl::StatusOr<std::vector<SourcedAnnotation>> a = ParseAnnotations(text, "ann.jsonl");
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->size(), 4u);
+  EXPECT_EQ((*a)[0].line, 2);
+  EXPECT_THAT((*a)[0].annotation.values(), testing::ElementsAre("Dune"));
+  EXPECT_TRUE((*a)[0].annotation.value().empty());
+  EXPECT_THAT((*a)[1].annotation.values(), testing::ElementsAre("A", "B", "C"));
+  EXPECT_EQ((*a)[2].annotation.url(), "http://x/2");
+  EXPECT_EQ((*a)[2].annotation.xpath(), "//span");
+  EXPECT_TRUE((*a)[3].annotation.absent());
+}
+
+TEST(ParseAnnotations, RejectsNamingFileAndLine) {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\"", "ann.jsonl:1: bad annotation"},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"colour\": \"x\"}", "ann.jsonl:1: bad annotation"},
+      {"[1, 2]", "ann.jsonl:1: bad annotation"},
+      {"\n{\"attribute\": \"t\", \"value\": \"x\"}", "ann.jsonl:2: no \"file\""},
+      {"{\"file\": \"a\", \"value\": \"x\"}", "ann.jsonl:1: no \"attribute\""},
+      {"{\"file\": \"a\", \"attribute\": \"t\"}", "exactly one of"},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\", \"xpath\": \"//a\"}", "exactly one of"},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"values\": [\"x\", \"\"]}", "an empty value"},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\"}\n{\"file\": \"a\", \"attribute\": \"t\", \"absent\": true}",
+       "ann.jsonl:2: attribute \"t\" of this page is annotated on line 1"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<std::vector<SourcedAnnotation>> a = ParseAnnotations(c.text, "ann.jsonl");
+    ASSERT_FALSE(a.ok()) << c.text;
+    EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument) << c.text;
+    EXPECT_THAT(std::string(a.status().message()), testing::HasSubstr(c.message)) << c.text;
+  }
+}
+
+}  // namespace
+}  // namespace vertex::workflow
