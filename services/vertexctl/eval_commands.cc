@@ -72,7 +72,9 @@ void WriteClusters(const EvalRun& run, util::JsonWriter& w) {
     w.Key("diagnostics").BeginArray();
     for (const learn::AttributeDiagnostic& d : s.result.learnt.diagnostics) {
       w.BeginObject().Key("attribute").String(d.attribute).Key("code").String(learn::DiagnosticCodeName(d.code));
-      w.Key("message").String(d.message).EndObject();
+      w.Key("message").String(d.message);
+      if (d.cap_hit) w.Key("cap_hit").Bool(true);
+      w.EndObject();
     }
     w.EndArray().EndObject();
   }

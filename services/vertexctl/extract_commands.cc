@@ -157,6 +157,10 @@ absl::Status Rules(const ParsedArgs& a) {
   for (const char* required : {"store", "site"}) {
     if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
   }
+  const std::string format = a.String("format", "json");
+  if (format != "json" && format != "xslt") {
+    return absl::InvalidArgumentError("--format must be xslt or json, not \"" + format + "\"");
+  }
   store::StoreOptions options;
   options.create_if_missing = false;
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store,
