@@ -23,7 +23,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgumbo-dev libxml2-dev libre2-dev libabsl-dev
   libprotobuf-dev protobuf-compiler librocksdb-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev xsltproc
   docker-compose
 )
 
