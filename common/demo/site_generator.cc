@@ -2466,4 +2466,37 @@ absl::Status WriteSite(const std::vector<GeneratedPage>& pages, const std::strin
   return absl::OkStatus();
 }
 
+std::string SchemaJson(const std::string& vertical) {
+  if (vertical == "product") {
+    return R"json({
+  "vertical": "product",
+  "attributes": [
+    {"name": "title", "mandatory": true, "constant": true},
+    {"name": "brand", "constant": true},
+    {"name": "price", "type": "price", "mandatory": true},
+    {"name": "sku", "constant": true},
+    {"name": "availability"},
+    {"name": "rating", "type": "number"},
+    {"name": "category", "multi_valued": true}
+  ]
+}
+)json";
+  }
+  if (vertical == "business") {
+    return R"json({
+  "vertical": "business",
+  "attributes": [
+    {"name": "name", "mandatory": true, "constant": true},
+    {"name": "phone", "type": "phone", "constant": true},
+    {"name": "street", "constant": true},
+    {"name": "city", "constant": true},
+    {"name": "zip", "type": "zip", "constant": true},
+    {"name": "hours", "multi_valued": true}
+  ]
+}
+)json";
+  }
+  return "";
+}
+
 }  // namespace vertex::demo

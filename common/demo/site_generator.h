@@ -113,6 +113,11 @@ std::vector<GeneratedPage> GenerateSite(const SiteOptions& options);
 // `dir` cannot be created), leaving the files written so far in place.
 absl::Status WriteSite(const std::vector<GeneratedPage>& pages, const std::string& dir);
 
+// The schema (JSON, as v1::Schema's JSON mapping) of the demo site's
+// vertical "product" or "business", the same as deploy/schemas/<vertical>.json
+// (a test keeps them equal); "" for another vertical.
+std::string SchemaJson(const std::string& vertical);
+
 }  // namespace vertex::demo
 
 #endif  // VERTEX_COMMON_DEMO_SITE_GENERATOR_H_

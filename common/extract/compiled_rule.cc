@@ -117,13 +117,14 @@ absl::StatusOr<std::vector<html::Node>> Classify(const CompiledAttribute& a, con
   return out;
 }
 
+// `native_nodes`: what a.native selected on the page (SelectAll), if native.
 absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const schema::CompiledSchema& schema,
-                                               const html::Page& page) {
+                                               const html::Page& page, std::vector<html::Node> native_nodes) {
   AttributeResult r;
   r.method = a.rule->method();
   std::vector<html::Node> selected;
   if (a.native) {
-    selected = a.native->Select(page);
+    selected = std::move(native_nodes);
   } else {
     absl::StatusOr<std::vector<html::Node>> by_xpath = a.xpath->Select(page);
     if (!by_xpath.ok()) return absl::InternalError(std::string(by_xpath.status().message()));
@@ -156,10 +157,14 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
 
 absl::StatusOr<std::vector<AttributeResult>> CompiledRule::Apply(const html::Page& page) const {
   std::vector<AttributeResult> out(state_->schema.size());
+  // Every natively evaluated attribute in one walk of the page.
+  std::vector<const learn::FeatureSelector*> natives;
+  for (const CompiledAttribute& a : state_->attributes) natives.push_back(a.native ? &*a.native : nullptr);
+  std::vector<std::vector<html::Node>> selected = learn::FeatureSelector::SelectAll(natives, page);
   for (size_t i = 0; i < out.size(); ++i) {
     const CompiledAttribute& a = state_->attributes[i];
     if (a.rule != nullptr) {
-      absl::StatusOr<AttributeResult> r = ApplyAttribute(a, state_->schema, page);
+      absl::StatusOr<AttributeResult> r = ApplyAttribute(a, state_->schema, page, std::move(selected[i]));
       if (!r.ok()) return r.status();
       out[i] = *std::move(r);
     }

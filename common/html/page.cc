@@ -101,13 +101,7 @@ uint32_t TagToken(std::string_view name) {
 
 // ---- Node ----
 
-bool Node::is_element() const { return node_ && node_->type == XML_ELEMENT_NODE; }
-bool Node::is_text() const { return node_ && node_->type == XML_TEXT_NODE; }
 
-std::string_view Node::tag() const {
-  if (!is_element()) return {};
-  return reinterpret_cast<const char*>(node_->name);
-}
 
 namespace {
 xmlAttrPtr FindAttr(xmlNodePtr node, std::string_view name) {
@@ -127,22 +121,13 @@ std::string Node::attribute(std::string_view name) const {
 
 bool Node::has_attribute(std::string_view name) const { return FindAttr(node_, name) != nullptr; }
 
-Node Node::parent() const {
-  if (!node_ || !node_->parent || node_->parent->type != XML_ELEMENT_NODE) return Node();
-  return Node(node_->parent);
+std::string_view Node::attribute_view(std::string_view name) const {
+  xmlAttrPtr a = FindAttr(node_, name);
+  if (a == nullptr || a->children == nullptr || a->children->content == nullptr) return {};
+  return reinterpret_cast<const char*>(a->children->content);
 }
-Node Node::first_child() const { return Node(node_ ? node_->children : nullptr); }
-Node Node::last_child() const { return Node(node_ ? node_->last : nullptr); }
-Node Node::next_sibling() const { return Node(node_ ? node_->next : nullptr); }
-Node Node::previous_sibling() const { return Node(node_ ? node_->prev : nullptr); }
 
-Node Node::NextInDocument(Node root) const {
-  if (Node child = first_child()) return child;
-  for (Node n = *this; n && !(n == root); n = n.parent()) {
-    if (Node sibling = n.next_sibling()) return sibling;
-  }
-  return Node();
-}
+
 
 std::string Node::RawText() const {
   if (!node_) return {};

@@ -23,11 +23,10 @@
 #include <string>
 #include <string_view>
 
+#include <libxml/tree.h>
+
 #include "absl/status/statusor.h"
 #include "common/html/arena.h"
-
-struct _xmlNode;
-struct _xmlDoc;
 
 namespace vertex::html {
 
@@ -66,6 +65,9 @@ class Node {
   // The attribute's value, or "" when absent; see has_attribute().
   std::string attribute(std::string_view name) const;
   bool has_attribute(std::string_view name) const;
+  // The attribute's value without a copy ("" when absent): valid while the
+  // Page lives.
+  std::string_view attribute_view(std::string_view name) const;
 
   Node parent() const;  // null for the root element
   Node first_child() const;
@@ -149,6 +151,30 @@ class Parser {
   ParseOptions options_;
   Arena arena_;
 };
+
+// Node's navigation, inline: the native rule evaluator calls these for every
+// node of every page.
+inline bool Node::is_element() const { return node_ && node_->type == XML_ELEMENT_NODE; }
+inline bool Node::is_text() const { return node_ && node_->type == XML_TEXT_NODE; }
+inline std::string_view Node::tag() const {
+  if (!is_element()) return {};
+  return reinterpret_cast<const char*>(node_->name);
+}
+inline Node Node::parent() const {
+  if (!node_ || !node_->parent || node_->parent->type != XML_ELEMENT_NODE) return Node();
+  return Node(node_->parent);
+}
+inline Node Node::first_child() const { return Node(node_ ? node_->children : nullptr); }
+inline Node Node::last_child() const { return Node(node_ ? node_->last : nullptr); }
+inline Node Node::next_sibling() const { return Node(node_ ? node_->next : nullptr); }
+inline Node Node::previous_sibling() const { return Node(node_ ? node_->prev : nullptr); }
+inline Node Node::NextInDocument(Node root) const {
+  if (Node child = first_child()) return child;
+  for (Node n = *this; n && !(n == root); n = n.parent()) {
+    if (Node sibling = n.next_sibling()) return sibling;
+  }
+  return Node();
+}
 
 }  // namespace vertex::html
 

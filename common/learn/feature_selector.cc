@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
@@ -73,6 +74,11 @@ absl::StatusOr<Feature> FeatureFromProto(const v1::XPathFeature& proto) {
   if (f.values.empty() && !IsPresenceKind(f.kind)) {
     return absl::InvalidArgumentError("feature of kind " + proto.kind() + " has no value");
   }
+  if (f.kind >= Kind::kOutLeftText && f.level != 0) {
+    // Natively an anchor tests the node's own text, whatever the level.
+    return absl::InvalidArgumentError(
+        absl::StrCat("feature of kind ", proto.kind(), " has level ", f.level, "; anchors are at level 0"));
+  }
   return f;
 }
 
@@ -100,6 +106,10 @@ absl::StatusOr<FeatureSelector> FeatureSelector::Create(const v1::AttributeRule&
   for (const v1::XPathFeature& p : rule.features()) {
     absl::StatusOr<Feature> f = FeatureFromProto(p);
     if (!f.ok()) return f.status();
+    if (rule.text_nodes() && f->kind == Kind::kTag && f->level == 0) {
+      // Natively it never holds on a text node; the XPath would ignore it.
+      return absl::InvalidArgumentError("a tag feature at level 0 cannot select text nodes");
+    }
     features.push_back(*std::move(f));
   }
   return FeatureSelector(std::move(features), rule.text_nodes(), rule.position());
@@ -115,21 +125,84 @@ FeatureSelector::FeatureSelector(std::vector<Feature> features, bool text_nodes,
   }
 }
 
-bool FeatureSelector::Matches(html::Node node) const {
+namespace {
+
+html::Node Ancestor(html::Node n, int level) {
+  for (int i = 0; i < level && n; ++i) n = n.parent();
+  return n;
+}
+
+html::Node Sibling(html::Node n, int index, bool preceding) {
+  int seen = 0;
+  for (html::Node s = preceding ? n.previous_sibling() : n.next_sibling(); s;
+       s = preceding ? s.previous_sibling() : s.next_sibling()) {
+    if (s.is_element() && ++seen == index) return s;
+  }
+  return html::Node();
+}
+
+bool AnyEquals(std::string_view v, const std::vector<std::string>& values) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// Candidate::Holds for the structural kinds, without copies or allocation.
+// nullopt for the text kinds, which need a Candidate.
+std::optional<bool> StructuralHolds(html::Node node, const Feature& f) {
+  if (f.kind >= Kind::kOutLeftText) return std::nullopt;
+  html::Node n = Ancestor(node, f.level);
+  if (!n) return false;
+  if (IsSiblingKind(f.kind)) n = Sibling(n, f.index, f.kind <= Kind::kPrecedingClass);
+  if (!n || !n.is_element()) return false;
+  switch (f.kind) {
+    case Kind::kTag:
+    case Kind::kPrecedingTag:
+    case Kind::kFollowingTag:
+      return AnyEquals(n.tag(), f.values);
+    default: {
+      const bool id = f.kind == Kind::kId || f.kind == Kind::kPrecedingId || f.kind == Kind::kFollowingId;
+      const std::string_view name = id ? "id" : "class";
+      if (!n.has_attribute(name)) return false;
+      return f.values.empty() || AnyEquals(n.attribute_view(name), f.values);
+    }
+  }
+}
+
+}  // namespace
+
+bool FeatureSelector::Matches(html::Node node, std::optional<Candidate>* candidate) const {
   if (text_nodes_ ? !node.is_text() : !node.is_element()) return false;
-  if (!tags_.empty() && std::find(tags_.begin(), tags_.end(), node.tag()) == tags_.end()) return false;
-  const Candidate c(node);
-  return std::all_of(features_.begin(), features_.end(), [&](const Feature& f) { return c.Holds(f); });
+  if (!tags_.empty() && !AnyEquals(node.tag(), tags_)) return false;
+  for (const Feature& f : features_) {  // cheapest first; texts only when needed
+    std::optional<bool> holds = StructuralHolds(node, f);
+    if (!holds) {
+      if (!*candidate) candidate->emplace(node);
+      holds = (*candidate)->Holds(f);
+    }
+    if (!*holds) return false;
+  }
+  return true;
 }
 
 std::vector<html::Node> FeatureSelector::Select(const html::Page& page) const {
-  std::vector<html::Node> out;
+  return std::move(SelectAll({this}, page)[0]);
+}
+
+std::vector<std::vector<html::Node>> FeatureSelector::SelectAll(const std::vector<const FeatureSelector*>& selectors,
+                                                                const html::Page& page) {
+  std::vector<std::vector<html::Node>> out(selectors.size());
   const html::Node root = page.root();
   for (html::Node n = root; n; n = n.NextInDocument(root)) {
-    if (Matches(n)) out.push_back(n);
+    std::optional<Candidate> candidate;
+    for (size_t i = 0; i < selectors.size(); ++i) {
+      if (selectors[i] != nullptr && selectors[i]->Matches(n, &candidate)) out[i].push_back(n);
+    }
   }
-  if (position_.kind() == v1::Position::NONE) return out;
-  return ApplyPosition(std::move(out));
+  for (size_t i = 0; i < selectors.size(); ++i) {
+    if (selectors[i] != nullptr && selectors[i]->position_.kind() != v1::Position::NONE) {
+      out[i] = selectors[i]->ApplyPosition(std::move(out[i]));
+    }
+  }
+  return out;
 }
 
 std::vector<html::Node> FeatureSelector::ApplyPosition(std::vector<html::Node> nodes) const {

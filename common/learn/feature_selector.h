@@ -12,6 +12,7 @@
 #ifndef VERTEX_COMMON_LEARN_FEATURE_SELECTOR_H_
 #define VERTEX_COMMON_LEARN_FEATURE_SELECTOR_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ namespace vertex::learn {
 
 v1::XPathFeature FeatureToProto(const Feature& feature);
 // InvalidArgument naming the field for an unknown kind, a level outside
-// 0..kMaxLevel, a sibling index outside 1..kMaxSibling (0 for other kinds),
-// or values on a kind that needs them missing.
+// 0..kMaxLevel (an anchor kind at a level other than 0), a sibling index
+// outside 1..kMaxSibling (0 for other kinds), or values on a kind that needs
+// them missing.
 absl::StatusOr<Feature> FeatureFromProto(const v1::XPathFeature& proto);
 
 // The XPath of `features` (RenderXPath) with `position` applied:
@@ -37,7 +39,8 @@ std::string RenderPositionalXPath(const std::vector<Feature>& features, bool tex
 class FeatureSelector {
  public:
   // From an attribute rule's features, text_nodes and position.
-  // InvalidArgument when it has no features or one does not convert.
+  // InvalidArgument when it has no features, one does not convert, or a
+  // text-node rule has a tag feature at level 0.
   static absl::StatusOr<FeatureSelector> Create(const v1::AttributeRule& rule);
 
   FeatureSelector(std::vector<Feature> features, bool text_nodes, v1::Position position);
@@ -45,8 +48,15 @@ class FeatureSelector {
   // The nodes the rendered XPath selects on `page`, in document order.
   std::vector<html::Node> Select(const html::Page& page) const;
 
+  // Select() of every selector, in one walk of the page; a node's texts
+  // (anchors) are computed once for all selectors. Null selectors give an
+  // empty list.
+  static std::vector<std::vector<html::Node>> SelectAll(const std::vector<const FeatureSelector*>& selectors,
+                                                        const html::Page& page);
+
  private:
-  bool Matches(html::Node node) const;
+  // `candidate` caches the node's texts across selectors.
+  bool Matches(html::Node node, std::optional<Candidate>* candidate) const;
   std::vector<html::Node> ApplyPosition(std::vector<html::Node> nodes) const;
 
   std::vector<Feature> features_;  // cheapest test first

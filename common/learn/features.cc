@@ -143,32 +143,40 @@ bool Candidate::Value(Kind kind, int level, int index, std::string* value) const
   return false;
 }
 
+namespace {
+
+bool StartsWith(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
+bool EndsWith(const std::string& s, const std::string& p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+}  // namespace
+
 bool Candidate::Holds(const Feature& f) const {
+  // The text kinds compare the cached texts in place (no copy): the native
+  // evaluator runs this on every candidate of every page.
+  const std::string* text = nullptr;
+  bool (*test)(const std::string&, const std::string&) = nullptr;
+  switch (f.kind) {
+    case Kind::kOutLeftText: text = &left(); break;
+    case Kind::kOutLeftWord: text = &left(), test = EndsWith; break;
+    case Kind::kOutRightText: text = &right(); break;
+    case Kind::kOutRightWord: text = &right(), test = StartsWith; break;
+    case Kind::kInLeftText: text = &this->text(), test = StartsWith; break;
+    case Kind::kInRightText: text = &this->text(), test = EndsWith; break;
+    default: break;
+  }
+  if (text != nullptr) {
+    if (text->empty()) return false;
+    for (const std::string& want : f.values) {
+      if (test ? test(*text, want) : *text == want) return true;
+    }
+    return false;
+  }
   std::string v;
   if (!Value(f.kind, f.level, f.index, &v)) return false;
   if (f.values.empty()) return IsAttributeKind(f.kind);
-  for (const std::string& want : f.values) {
-    switch (f.kind) {
-      case Kind::kOutLeftWord:
-        if (left().size() >= want.size() &&
-            left().compare(left().size() - want.size(), want.size(), want) == 0) {
-          return true;
-        }
-        break;
-      case Kind::kOutRightWord:
-        if (right().compare(0, want.size(), want) == 0) return true;
-        break;
-      case Kind::kInLeftText:
-        if (v.compare(0, want.size(), want) == 0) return true;
-        break;
-      case Kind::kInRightText:
-        if (v.size() >= want.size() && v.compare(v.size() - want.size(), want.size(), want) == 0) return true;
-        break;
-      default:
-        if (v == want) return true;
-    }
-  }
-  return false;
+  return std::find(f.values.begin(), f.values.end(), v) != f.values.end();
 }
 
 std::string XPathLiteral(const std::string& s) {

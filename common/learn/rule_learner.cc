@@ -358,6 +358,9 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   for (size_t p = 0; p < c.input.pages.size(); ++p) pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p]});
   XPathLearnOptions xo = c.options.xpath;
   xo.multi_valued = c.attr.multi_valued();
+  if (c.schema.ValueRegex(c.index) != nullptr) {
+    xo.value_filter = [&c](html::Node n) { return c.schema.SelectValue(c.index, n.Text()).has_value(); };
+  }
   absl::StatusOr<LearnedXPath> learned = LearnXPath(pages, xo);
   if (!learned.ok()) {
     d.code = DiagnosticCode::kNoRecallOneXPath;

@@ -5,7 +5,7 @@
 //  1. selects every positive node (recall 1),
 //  2. has maximum precision on the annotated pages,
 //  3. then maximum support (fraction of unannotated pages where it selects
-//     something),
+//     a node that can hold a value: see XPathLearnOptions::value_filter),
 //  4. then minimum distance (the farthest feature's level),
 // by Apriori-style enumeration: candidate sets of k+1 features are built
 // from k-sets that are still imprecise and not dominated by the best found.
@@ -26,6 +26,7 @@
 #ifndef VERTEX_COMMON_LEARN_XPATH_LEARNER_H_
 #define VERTEX_COMMON_LEARN_XPATH_LEARNER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct XPathLearnOptions {
   bool multi_valued = false;
   // Runner-up precise feature sets kept (see LearnedXPath::alternatives).
   size_t max_alternatives = 3;
+  // Whether a node's text can hold a value (a typed attribute's regex finds
+  // one). On unannotated pages only such nodes count: for support (a rule
+  // anchored where the value is absent selects a node that holds none) and
+  // for ambiguity. Null: every node can.
+  std::function<bool(html::Node)> value_filter;
 };
 
 struct LearnedXPath {

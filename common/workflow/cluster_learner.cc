@@ -71,12 +71,20 @@ void FillRuleFields(const site::SiteCluster& c, const std::vector<const html::Pa
 absl::StatusOr<ClusterLearnResult> CheckCluster(const schema::CompiledSchema& schema, const site::SiteCluster& c,
                                                 const std::vector<size_t>& annotated, PagePool& pool,
                                                 ClusterLearnResult result) {
+  // The annotation sample in Algorithm 2 order, then the other pages
+  // learning looked at: Algorithm 2 stops early on uniform clusters (two
+  // pages of 100 store pages), too few to see where runner-up XPaths differ.
+  std::vector<size_t> order;
+  for (const site::AnnotationPick& pick : c.annotation_sample) order.push_back(pick.page);
+  for (size_t p : result.learning_pages) {
+    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
+  }
   std::vector<const html::Page*> remaining;
-  for (const site::AnnotationPick& pick : c.annotation_sample) {
-    if (std::find(annotated.begin(), annotated.end(), pick.page) != annotated.end()) continue;
-    absl::StatusOr<const html::Page*> page = pool.Page(pick.page);
+  for (size_t index : order) {
+    if (std::find(annotated.begin(), annotated.end(), index) != annotated.end()) continue;
+    absl::StatusOr<const html::Page*> page = pool.Page(index);
     if (!page.ok()) return page.status();
-    result.remaining.push_back(pick.page);
+    result.remaining.push_back(index);
     remaining.push_back(*page);
   }
   if (result.learnt.rule.attributes_size() == 0) {

@@ -63,9 +63,11 @@ struct ClusterLearnResult {
   learn::RuleLearnResult learnt;
   // The compiled rule when at least one attribute was learnt.
   std::optional<extract::CompiledRule> compiled;
-  // On the annotation sample pages not annotated yet.
+  // On the sample pages not annotated yet: the annotation sample, then the
+  // other pages learning looked at.
   EditorVerdict verdict;
-  // Those pages (indices into clustering.pages), in Algorithm 2 order.
+  // Those pages (indices into clustering.pages): the annotation sample's in
+  // Algorithm 2 order first.
   std::vector<size_t> remaining;
   // The page to annotate next (index into clustering.pages); nullopt when
   // the editor loop is done or no sample page is left.

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
 #include "services/vertexctl/flags.h"
 
@@ -23,6 +24,12 @@ int RunLearn(const std::vector<std::string>& args);
 int RunExtract(const std::vector<std::string>& args);
 int RunRules(const std::vector<std::string>& args);
 int RunEvalSwde(const std::vector<std::string>& args);
+
+// Learns the rules of the site in `pages_dir` with an editor simulated from
+// the ground truth in `truth_dir` (eval-swde's method), extracts every page
+// and prints a per-attribute precision/recall table to stdout.
+absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::string& truth_dir,
+                                  const std::string& site, const schema::CompiledSchema& schema);
 
 // The clustering flags (`vertexctl cluster --help`), shared by the commands
 // that cluster a sample, and the options they give ("help" not included).

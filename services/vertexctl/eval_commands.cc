@@ -1,6 +1,7 @@
 // vertexctl eval-swde: learn a site's rules with an editor simulated from its
 // ground truth, extract every page, and score the records.
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -174,6 +175,26 @@ absl::StatusOr<std::vector<v1::Rule>> LearnedRules(const std::vector<workflow::S
   return rules;
 }
 
+// Clusters the pages, simulates the editor, learns, extracts and scores.
+absl::Status RunEvaluation(const std::vector<std::string>& files, const schema::CompiledSchema& schema,
+                           const eval::GroundTruth& truth, const site::SiteClusterOptions& cluster_options,
+                           const workflow::SimulatedEditorOptions& editor, EvalRun* run) {
+  run->files = files;
+  auto t = std::chrono::steady_clock::now();
+  VERTEX_ASSIGN_OR_RETURN(run->clustering, site::ClusterSite(run->files, cluster_options));
+  run->cluster_s = Since(t);
+  t = std::chrono::steady_clock::now();
+  workflow::PagePool pool(run->clustering, cluster_options.parse);
+  VERTEX_ASSIGN_OR_RETURN(run->clusters, workflow::SimulateEditor(schema, run->clustering, truth, pool, editor));
+  run->learn_s = Since(t);
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Rule> rules, LearnedRules(run->clusters));
+  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, extract::SiteExtractor::Create(schema, rules));
+  t = std::chrono::steady_clock::now();
+  run->records = workflow::ExtractFiles(extractor, run->files, cluster_options.parse, cluster_options.threads);
+  run->extract_s = Since(t);
+  return absl::OkStatus();
+}
+
 absl::Status Evaluate(const ParsedArgs& a) {
   for (const char* required : {"pages", "groundtruth", "site", "schema"}) {
     if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
@@ -189,19 +210,8 @@ absl::Status Evaluate(const ParsedArgs& a) {
   editor.max_pages = static_cast<size_t>(k);
   editor.learn.unannotated_pages = static_cast<size_t>(unannotated);
   EvalRun run;
-  VERTEX_ASSIGN_OR_RETURN(run.files, site::ExpandPagePaths({a.String("pages", "")}));
-  auto t = std::chrono::steady_clock::now();
-  VERTEX_ASSIGN_OR_RETURN(run.clustering, site::ClusterSite(run.files, cluster_options));
-  run.cluster_s = Since(t);
-  t = std::chrono::steady_clock::now();
-  workflow::PagePool pool(run.clustering, cluster_options.parse);
-  VERTEX_ASSIGN_OR_RETURN(run.clusters, workflow::SimulateEditor(schema, run.clustering, truth, pool, editor));
-  run.learn_s = Since(t);
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Rule> rules, LearnedRules(run.clusters));
-  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, extract::SiteExtractor::Create(schema, rules));
-  t = std::chrono::steady_clock::now();
-  run.records = workflow::ExtractFiles(extractor, run.files, cluster_options.parse, cluster_options.threads);
-  run.extract_s = Since(t);
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths({a.String("pages", "")}));
+  VERTEX_RETURN_IF_ERROR(RunEvaluation(files, schema, truth, cluster_options, editor, &run));
   const auto errors = Score(run, schema, truth, static_cast<size_t>(show));
   util::JsonWriter w;
   WriteReport(run, errors, a.String("site", ""), w);
@@ -210,6 +220,31 @@ absl::Status Evaluate(const ParsedArgs& a) {
 }
 
 }  // namespace
+
+absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::string& truth_dir,
+                                  const std::string& site, const schema::CompiledSchema& schema) {
+  VERTEX_ASSIGN_OR_RETURN(eval::GroundTruth truth, eval::LoadGroundTruth(truth_dir, site));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths({pages_dir}));
+  EvalRun run;
+  VERTEX_RETURN_IF_ERROR(RunEvaluation(files, schema, truth, {}, {}, &run));
+  Score(run, schema, truth, 0);
+  size_t annotated = 0, learnt = 0, extracted = 0;
+  for (const workflow::SimulatedCluster& s : run.clusters) {
+    annotated += s.annotated.size();
+    learnt += s.result.learnt.rule.attributes_size() > 0;
+  }
+  for (const workflow::FileRecord& r : run.records) extracted += r.record.ok() && !r.record->attributes.empty();
+  std::printf("%s: an editor (simulated from the ground truth) annotated %zu pages in %zu clusters;\n"
+              "learning took %.2f s; %zu of %zu pages extracted in %.2f s (%.0f pages/s)\n",
+              schema.vertical().c_str(), annotated, learnt, run.learn_s, extracted, run.files.size(),
+              run.extract_s, run.extract_s > 0 ? run.files.size() / run.extract_s : 0.0);
+  std::printf("  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");
+  for (const auto& [name, s] : run.scorer.scores()) {
+    std::printf("  %-18s %9.4f %9.4f %9.4f %8zu\n", name.c_str(), s.precision(), s.recall(), s.f1(),
+                s.truth_values);
+  }
+  return absl::OkStatus();
+}
 
 int RunEvalSwde(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> flags = EvalFlags();

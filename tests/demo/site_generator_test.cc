@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "common/util/file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -665,6 +666,23 @@ TEST(WriteSiteTest, RejectsTruthValuesThatBreakTheFormat) {
     }
   }
   EXPECT_EQ(WriteSite(pages, FreshDir("tabs2")).code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace vertex::demo
+
+namespace vertex::demo {
+namespace {
+
+// The demo's embedded schemas are the shipped ones, and describe exactly the
+// attributes the generator writes ground truth for.
+TEST(DemoSchemaTest, EmbeddedSchemasAreTheShippedFiles) {
+  for (const std::string vertical : {"product", "business"}) {
+    absl::StatusOr<std::string> file = util::ReadFile(VERTEX_SOURCE_DIR "/deploy/schemas/" + vertical + ".json");
+    ASSERT_TRUE(file.ok()) << file.status();
+    EXPECT_EQ(SchemaJson(vertical), *file) << vertical;
+  }
+  EXPECT_EQ(SchemaJson("book"), "");
 }
 
 }  // namespace
