@@ -44,6 +44,8 @@ struct Universe {
   std::vector<Candidate> candidates;
   std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
   Bits positive, annotated;
+  // Candidates that can hold a value (XPathLearnOptions::value_filter).
+  Bits valid;
   size_t words = 0;
 };
 
@@ -82,7 +84,9 @@ struct Evaluator {
       if (pages[p].annotated) continue;
       ++unannotated;
       size_t hits = 0;
-      for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) hits += Test(sel, i);
+      for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) {
+        hits += Test(sel, i) && Test(u.valid, i);
+      }
       supported += hits > 0;
       many |= hits > 1;
     }
@@ -222,6 +226,10 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   u.words = (u.candidates.size() + 63) / 64;
   u.positive.assign(u.words, 0);
   u.annotated.assign(u.words, 0);
+  u.valid.assign(u.words, 0);
+  for (size_t i = 0; i < u.candidates.size(); ++i) {
+    if (!options.value_filter || options.value_filter(u.candidates[i].node())) Set(&u.valid, i);
+  }
   for (size_t p = 0; p < pages.size(); ++p) {
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
       if (pages[p].annotated) Set(&u.annotated, i);
@@ -292,6 +300,9 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
         }
       }
     }
+    // No level past max_features is evaluated: building it would only waste
+    // time and report a cap that cut nothing.
+    if (k == options.max_features) break;
     // Prune sets that cannot beat the best precise XPath: adding features
     // only lowers support, raises distance and adds fragility.
     std::vector<std::vector<int>> kept;
