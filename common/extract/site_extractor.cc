@@ -46,6 +46,11 @@ absl::StatusOr<SiteExtractor> SiteExtractor::Create(const schema::CompiledSchema
     }
     state->rules.push_back(*std::move(compiled));
     patterns.push_back(rule.url_regex().empty() ? ".*" : rule.url_regex());
+    // Alone, so that an error names the cluster rather than an index.
+    if (absl::StatusOr<urlpattern::UrlMatcher> one = urlpattern::UrlMatcher::Create({patterns.back()}); !one.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("cluster ", rule.cluster_id(), ": URL regex: ",
+                                                     one.status().message()));
+    }
   }
   absl::StatusOr<urlpattern::UrlMatcher> matcher = urlpattern::UrlMatcher::Create(patterns);
   if (!matcher.ok()) return matcher.status();
