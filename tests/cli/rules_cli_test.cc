@@ -169,7 +169,9 @@ TEST(RulesCli, BadInputIsAClearError) {
       {"", "eval-swde --pages " + site.dir, 2, "--groundtruth is required"},
   };
   for (const Case& c : cases) {
-    if (!c.annotations.empty()) ASSERT_TRUE(util::WriteFile(ann, c.annotations).ok());
+    if (!c.annotations.empty()) {
+      ASSERT_TRUE(util::WriteFile(ann, c.annotations).ok());
+    }
     const Result r = Vertexctl(c.args);
     EXPECT_EQ(r.exit_code, c.exit_code) << c.args << ": " << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
