@@ -38,6 +38,7 @@
 #include "common/workflow/cluster_learner.h"
 #include "common/workflow/simulated_editor.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
 
 namespace vertex::extract {
 namespace {
@@ -61,22 +62,7 @@ double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 bool HaveXsltproc() { return std::system("xsltproc --version >/dev/null 2>&1") == 0; }
 
-// A fresh temporary directory, removed with its files at the end of scope.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vertex_xslt_XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using TempDir = vertex::test_support::TempDir;
 
 // ---- xsltproc's output ----
 

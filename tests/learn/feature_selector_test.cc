@@ -34,6 +34,7 @@
 #include "common/workflow/cluster_learner.h"
 #include "common/workflow/simulated_editor.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_dir.h"
 
 namespace vertex::learn {
 namespace {
@@ -173,22 +174,7 @@ TEST(FeatureSelectorSiteTest, SwdeBooksamillionLearntRulesAgreeWithLibxml2OnEver
   ExpectAgreement("booksamillion", rules, c);
 }
 
-// A fresh temporary directory, removed with its files at the end of scope.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vertex_selector_XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using TempDir = vertex::test_support::TempDir;
 
 // libxml2 evaluates an anchor (preceding::text()[normalize-space(.)!=''][1])
 // by walking the whole axis for every candidate: about 0.25 s per demo page
