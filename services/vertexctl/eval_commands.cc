@@ -234,10 +234,10 @@ absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::strin
     learnt += s.result.learnt.rule.attributes_size() > 0;
   }
   for (const workflow::FileRecord& r : run.records) extracted += r.record.ok() && !r.record->attributes.empty();
-  std::printf("%s: an editor (simulated from the ground truth) annotated %zu pages in %zu clusters;\n"
-              "learning took %.2f s; %zu of %zu pages extracted in %.2f s (%.0f pages/s)\n",
-              schema.vertical().c_str(), annotated, learnt, run.learn_s, extracted, run.files.size(),
-              run.extract_s, run.extract_s > 0 ? run.files.size() / run.extract_s : 0.0);
+  std::printf("%s: an editor (simulated from the ground truth) annotated %zu page(s); %zu cluster(s) got a rule\n"
+              "in %.2f s; all %zu pages went through extraction in %.2f s and %zu got a record of this vertical\n",
+              schema.vertical().c_str(), annotated, learnt, run.learn_s, run.files.size(), run.extract_s,
+              extracted);
   std::printf("  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");
   for (const auto& [name, s] : run.scorer.scores()) {
     std::printf("  %-18s %9.4f %9.4f %9.4f %8zu\n", name.c_str(), s.precision(), s.recall(), s.f1(),
