@@ -179,7 +179,7 @@ TEST(RulesCli, BadInputIsAClearError) {
   }
 }
 
-TEST(RulesCli, ALockedStoreAndAnUnknownSiteAreClearErrors) {
+TEST(RulesCli, ALockedStoreAnUnknownSiteAndBadPagesAreClearErrors) {
   const Site& site = DemoSite();
   const std::string store = Tmp("rules_cli_locked");
   fs::remove_all(store);
@@ -196,6 +196,26 @@ TEST(RulesCli, ALockedStoreAndAnUnknownSiteAreClearErrors) {
     EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
   }
   EXPECT_EQ(Vertexctl("extract --store " + store + " --site demo " + site.dir).exit_code, 0);
+
+  // Bad pages: each gets its line, in input order; an unparseable one is an
+  // ERROR naming the limit, and the exit status says so.
+  const std::string bad = Tmp("rules_cli_bad_pages");
+  fs::remove_all(bad);
+  fs::create_directories(bad);
+  const std::string base = "<base href=\"http://shop.vertex-demo.test/p/x-1.html\"/>\n";
+  std::string deep = base;
+  for (int i = 0; i < 100000; ++i) deep += "<div>";
+  ASSERT_TRUE(util::WriteFile(bad + "/a_empty.htm", "").ok());
+  ASSERT_TRUE(util::WriteFile(bad + "/b_binary.htm", base + "\xff\xfe<html>\x80\x81<body>x</body></html>").ok());
+  ASSERT_TRUE(util::WriteFile(bad + "/c_deep.htm", deep).ok());
+  r = Vertexctl("extract --store " + store + " --site demo " + bad);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const size_t a = r.out.find("a_empty.htm"), b = r.out.find("b_binary.htm"), c = r.out.find("c_deep.htm");
+  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos) << r.out;
+  EXPECT_TRUE(a < b && b < c) << r.out;
+  EXPECT_NE(r.out.find("\"status\":\"NO_URL_MATCH\""), std::string::npos) << r.out;  // file:// URL
+  EXPECT_NE(r.out.find("\"status\":\"ERROR\",\"error\":\"RESOURCE_EXHAUSTED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("depth limit of 512"), std::string::npos) << r.out;
 }
 
 TEST(RulesCli, EvalSwdeScoresTheDemoSite) {
