@@ -60,16 +60,6 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Gumbo's options as the engine parses: into an arena, no error records.
-GumboOptions ArenaOptions(html::Arena* arena) {
-  GumboOptions options = kGumboDefaultOptions;
-  options.allocator = &html::Arena::GumboAllocate;
-  options.deallocator = &html::Arena::GumboFree;
-  options.userdata = arena;
-  options.max_errors = 0;
-  return options;
-}
-
 enum Variant { kGumbo, kDom, kShingle, kExtract, kVariantCount };
 constexpr const char* kVariantNames[kVariantCount] = {"Gumbo parse alone", "parse + DOM", "parse + DOM + shingle",
                                                       "extraction (Extract)"};
@@ -103,7 +93,7 @@ class PairedTimer {
 
   const extract::SiteExtractor& extractor_;
   std::unique_ptr<html::Arena> arena_ = std::make_unique<html::Arena>();
-  GumboOptions options_ = ArenaOptions(arena_.get());
+  GumboOptions options_ = html::GumboOptionsFor(arena_.get());
   std::unique_ptr<html::Parser> parser_ = std::make_unique<html::Parser>();
   shingle::Shingler shingler_;
   std::vector<std::vector<SingleAttributeRule>> single_;  // by index into extractor_.rules()

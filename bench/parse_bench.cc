@@ -35,16 +35,6 @@ namespace {
 
 BenchCorpus* corpus = nullptr;
 
-// Gumbo's options as the engine parses: into an arena, no error records.
-GumboOptions ArenaOptions(html::Arena* arena) {
-  GumboOptions options = kGumboDefaultOptions;
-  options.allocator = &html::Arena::GumboAllocate;
-  options.deallocator = &html::Arena::GumboFree;
-  options.userdata = arena;
-  options.max_errors = 0;
-  return options;
-}
-
 void SetPerPage(benchmark::State& state, size_t bytes) {
   state.SetItemsProcessed(state.iterations());
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
@@ -52,7 +42,7 @@ void SetPerPage(benchmark::State& state, size_t bytes) {
 
 void BM_GumboParse(benchmark::State& state) {
   html::Arena arena;
-  const GumboOptions options = ArenaOptions(&arena);
+  const GumboOptions options = html::GumboOptionsFor(&arena);
   size_t i = 0, bytes = 0;
   for (auto _ : state) {
     const BenchPage& p = corpus->pages[i++ % corpus->pages.size()];
@@ -163,7 +153,7 @@ BENCHMARK(BM_Cluster20k)->Unit(benchmark::kMillisecond);
 // per-round time ratios.
 void PairedRatios(int rounds) {
   html::Arena arena;
-  const GumboOptions options = ArenaOptions(&arena);
+  const GumboOptions options = html::GumboOptionsFor(&arena);
   html::Parser parser;
   shingle::Shingler shingler;
   using Clock = std::chrono::steady_clock;

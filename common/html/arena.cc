@@ -54,4 +54,13 @@ void* Arena::GumboAllocate(void* userdata, size_t size) {
 
 void Arena::GumboFree(void*, void*) {}
 
+GumboOptions GumboOptionsFor(Arena* arena) {
+  GumboOptions options = kGumboDefaultOptions;
+  options.allocator = &Arena::GumboAllocate;
+  options.deallocator = &Arena::GumboFree;
+  options.userdata = arena;
+  options.max_errors = 0;
+  return options;
+}
+
 }  // namespace vertex::html

@@ -11,6 +11,8 @@
 #ifndef VERTEX_COMMON_HTML_ARENA_H_
 #define VERTEX_COMMON_HTML_ARENA_H_
 
+#include <gumbo.h>
+
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -41,6 +43,10 @@ class Arena {
   size_t left_ = 0;
   size_t bytes_allocated_ = 0;
 };
+
+// Gumbo's default options with `arena` as its allocator and no parse errors
+// recorded (nothing reads them): how every parse of this project runs.
+GumboOptions GumboOptionsFor(Arena* arena);
 
 }  // namespace vertex::html
 

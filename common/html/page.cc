@@ -49,17 +49,6 @@ std::string_view ElementName(const GumboElement& e, std::string* scratch) {
   return *scratch;
 }
 
-void Link(xmlNodePtr parent, xmlNodePtr child) {
-  child->parent = parent;
-  if (parent->last == nullptr) {
-    parent->children = child;
-  } else {
-    child->prev = parent->last;
-    parent->last->next = child;
-  }
-  parent->last = child;
-}
-
 // A text node whose content is interned in the document's dictionary:
 // whitespace between tags repeats ("\n", "\n  ", ...), so interning saves
 // an allocation and a free per node. xmlFreeNode leaves dictionary strings
@@ -206,7 +195,7 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
           const auto* a = static_cast<const GumboAttribute*>(e.attributes.data[i]);
           xmlNewProp(node, BAD_CAST a->name, BAD_CAST a->value);
         }
-        Link(parent, node);
+        LinkLastChild(parent, node);
         ++count;
         const int depth = static_cast<int>(stack.size());
         if (depth > max_depth) return false;
@@ -219,13 +208,13 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
       case GUMBO_NODE_CDATA: {
         if (parent == reinterpret_cast<xmlNodePtr>(doc)) break;
         const char* text = child->v.text.text;
-        Link(parent, xmlNewDocTextLen(doc, BAD_CAST text, static_cast<int>(std::strlen(text))));
+        LinkLastChild(parent, xmlNewDocTextLen(doc, BAD_CAST text, static_cast<int>(std::strlen(text))));
         ++count;
         break;
       }
       case GUMBO_NODE_WHITESPACE: {
         if (parent == reinterpret_cast<xmlNodePtr>(doc)) break;
-        Link(parent, NewInternedText(doc, child->v.text.text));
+        LinkLastChild(parent, NewInternedText(doc, child->v.text.text));
         ++count;
         break;
       }
@@ -257,11 +246,7 @@ absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
         std::to_string(nesting.offset_over_limit) + ")");
   }
 
-  GumboOptions gumbo_options = kGumboDefaultOptions;
-  gumbo_options.allocator = &Arena::GumboAllocate;
-  gumbo_options.deallocator = &Arena::GumboFree;
-  gumbo_options.userdata = &arena_;
-  gumbo_options.max_errors = 0;  // parse errors are not reported; skip recording them
+  const GumboOptions gumbo_options = GumboOptionsFor(&arena_);
   GumboOutput* output =
       gumbo_parse_with_options(&gumbo_options, text.utf8().data(), text.utf8().size());
   // The whole Gumbo tree lives in the arena: reset it instead of calling the

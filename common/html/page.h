@@ -168,6 +168,19 @@ inline Node Node::first_child() const { return Node(node_ ? node_->children : nu
 inline Node Node::last_child() const { return Node(node_ ? node_->last : nullptr); }
 inline Node Node::next_sibling() const { return Node(node_ ? node_->next : nullptr); }
 inline Node Node::previous_sibling() const { return Node(node_ ? node_->prev : nullptr); }
+// Appends `child` (unlinked, of parent's document) as the last child of
+// `parent`, as xmlAddChild does but without merging adjacent text nodes.
+inline void LinkLastChild(_xmlNode* parent, _xmlNode* child) {
+  child->parent = parent;
+  if (parent->last == nullptr) {
+    parent->children = child;
+  } else {
+    child->prev = parent->last;
+    parent->last->next = child;
+  }
+  parent->last = child;
+}
+
 inline Node Node::NextInDocument(Node root) const {
   if (Node child = first_child()) return child;
   for (Node n = *this; n && !(n == root); n = n.parent()) {

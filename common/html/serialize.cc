@@ -130,14 +130,7 @@ void Append(xmlNodePtr parent, xmlNodePtr child) {
   if (child->type == XML_TEXT_NODE && parent->last != nullptr && parent->last->type == XML_TEXT_NODE) {
     Append(parent, xmlNewDocComment(parent->doc, reinterpret_cast<const xmlChar*>("")));
   }
-  child->parent = parent;
-  if (parent->last == nullptr) {
-    parent->children = child;
-  } else {
-    child->prev = parent->last;
-    parent->last->next = child;
-  }
-  parent->last = child;
+  LinkLastChild(parent, child);
 }
 
 // Copies the element and text nodes of `src` into `dst`, without recursion.
