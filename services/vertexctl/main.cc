@@ -15,7 +15,7 @@ constexpr char kUsage[] =
     "Vertex learns extraction rules for template-generated web sites. Commands (offline,\n"
     "on local page files):\n"
     "  cluster    cluster a site's pages by structure and print JSON\n"
-    "  demo       generate the demo site, cluster it and print the clusters\n"
+    "  demo       generate the demo site, cluster it, learn its rules (simulated editor), score them\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
     "  learn      learn a site's rules from annotated sample pages into a store directory\n"
     "  extract    extract records from pages with a site's stored rules (JSON lines)\n"
