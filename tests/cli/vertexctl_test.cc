@@ -50,7 +50,9 @@ std::string SmallDemo() {
 TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
   Result r = RunVertexctl("help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* word : {"cluster", "demo", "gen-demo"}) EXPECT_NE(r.out.find(word), std::string::npos);
+  for (const char* word : {"cluster", "demo", "gen-demo", "learn", "extract", "rules", "eval-swde"}) {
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  }
   r = RunVertexctl("cluster --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--threshold", "--sample-rate", "--max-sample", "--seed", "--min-sample"}) {
