@@ -55,6 +55,17 @@ absl::Status CompileAttribute(const v1::AttributeRule& a, CompiledAttribute* out
 
 }  // namespace
 
+const char* MethodName(v1::AttributeRule::Method m) {
+  switch (m) {
+    case v1::AttributeRule::XPATH:
+      return "xpath";
+    case v1::AttributeRule::CLASSIFIER:
+      return "classifier";
+    default:
+      return "none";
+  }
+}
+
 absl::StatusOr<CompiledRule> CompiledRule::Create(const v1::Rule& rule, const schema::CompiledSchema& schema) {
   auto state = std::make_unique<State>(State{rule, schema, {}, {}});
   if (!rule.signature().empty()) {

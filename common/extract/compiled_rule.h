@@ -52,6 +52,9 @@ struct AttributeResult {
   size_t winners = 0;
 };
 
+// "xpath", "classifier", or "none" (unspecified): how records name methods.
+const char* MethodName(v1::AttributeRule::Method method);
+
 class CompiledRule {
  public:
   // Compiles `rule` for `schema`'s attributes. InvalidArgument naming the

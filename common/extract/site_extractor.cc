@@ -126,20 +126,6 @@ absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, con
   return r;
 }
 
-namespace {
-
-const char* MethodName(v1::AttributeRule::Method m) {
-  switch (m) {
-    case v1::AttributeRule::XPATH:
-      return "xpath";
-    case v1::AttributeRule::CLASSIFIER:
-      return "classifier";
-    default:
-      return "none";
-  }
-}
-
-}  // namespace
 
 std::string RecordToJson(const Record& record, const std::string& file, bool details) {
   util::JsonWriter w;

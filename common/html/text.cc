@@ -59,4 +59,12 @@ bool IsBlank(std::string_view s) {
   return true;
 }
 
+std::string FoldText(std::string_view s) {
+  std::string out = NormalizeSpace(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 }  // namespace vertex::html

@@ -18,6 +18,10 @@ std::string NormalizeSpace(std::string_view s);
 // with an XPath evaluated by libxml2.
 std::string NormalizeXmlSpace(std::string_view s);
 
+// NormalizeSpace, then ASCII letters lower-cased: how annotated values are
+// compared with page text.
+std::string FoldText(std::string_view s);
+
 // True when `s` holds only whitespace as NormalizeSpace defines it.
 bool IsBlank(std::string_view s);
 

@@ -30,8 +30,6 @@ bool IsHidden(std::string_view tag) {
   return tag == "head" || tag == "script" || tag == "style" || tag == "noscript";
 }
 
-std::string Fold(std::string_view s) { return absl::AsciiStrToLower(html::NormalizeSpace(s)); }
-
 // The page's non-blank text nodes outside script/style/noscript, in
 // document order, with their keys. Iterative walk.
 std::vector<TextNode> TextNodes(const html::Page& page) {
@@ -51,7 +49,7 @@ std::vector<TextNode> TextNodes(const html::Page& page) {
       skipping -= skip;
       path.pop_back();
     } else if (n.is_text() && skipping == 0) {
-      std::string folded = Fold(n.RawText());
+      std::string folded = html::FoldText(n.RawText());
       if (!folded.empty()) {
         std::string key;
         for (const std::string& s : path) key += "/" + s;
@@ -84,7 +82,7 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
   for (size_t a = 0; a < annotations.size(); ++a) {
     nodes[a] = TextNodes(*annotations[a].page);
     for (const std::string& value : annotations[a].values) {
-      const std::string v = Fold(value);
+      const std::string v = html::FoldText(value);
       std::vector<size_t> hits;
       for (size_t i = 0; i < nodes[a].size() && !v.empty(); ++i) {
         if (nodes[a][i].folded.find(v) != std::string::npos) {
@@ -108,7 +106,7 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
         r.not_found.push_back(annotations[a].values[v]);
         continue;
       }
-      const std::string folded_value = Fold(annotations[a].values[v]);
+      const std::string folded_value = html::FoldText(annotations[a].values[v]);
       // Ties are broken by the key itself, never by position on the page,
       // so that every page picks the same structure when it can.
       const auto rank = [&](size_t i) {

@@ -18,8 +18,6 @@
 namespace vertex::learn {
 namespace {
 
-std::string Fold(std::string_view s) { return absl::AsciiStrToLower(html::NormalizeSpace(s)); }
-
 std::string Where(size_t i) { return absl::StrCat("annotation ", i, ": "); }
 
 absl::Status ValidateAnnotation(const schema::CompiledSchema& schema, const RuleLearnInput& input, size_t i) {
@@ -101,7 +99,7 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
     for (size_t k = 0; k < resolved[i].nodes.size(); ++k) {
       const html::Node n = resolved[i].nodes[k];
       if (std::find(pos->nodes[p].begin(), pos->nodes[p].end(), n) == pos->nodes[p].end()) pos->nodes[p].push_back(n);
-      expected.push_back(Fold(values[i].values[k]));
+      expected.push_back(html::FoldText(values[i].values[k]));
       pos->range_examples.push_back({n.Text(), values[i].values[k]});
     }
   }
@@ -303,7 +301,7 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
     std::vector<std::string> got;
     for (html::Node n : pos.nodes[p]) {
       std::optional<std::string> v = NodeValue(n, *rule, c.schema, c.index);
-      got.push_back(v ? Fold(*v) : "<none>");
+      got.push_back(v ? html::FoldText(*v) : "<none>");
     }
     std::vector<std::string> want = expected;
     std::sort(got.begin(), got.end());

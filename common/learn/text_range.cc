@@ -37,8 +37,7 @@ absl::StatusOr<Offsets> Locate(const RangeExample& e, size_t index) {
   }
   auto it = std::search(text.begin(), text.end(), value.begin(), value.end());
   if (it == text.end()) {
-    const bool inside = absl::AsciiStrToLower(html::NormalizeSpace(e.node_text))
-                            .find(absl::AsciiStrToLower(html::NormalizeSpace(e.value))) != std::string::npos;
+    const bool inside = html::FoldText(e.node_text).find(html::FoldText(e.value)) != std::string::npos;
     return absl::InvalidArgumentError(absl::StrCat(
         "range example ", index, ": value \"", e.value, "\" ",
         inside ? "is not a run of whole words of" : "does not occur in", " the node text \"", e.node_text, "\""));

@@ -10,6 +10,7 @@
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/learn/feature_selector.h"
+#include "common/learn/value.h"
 
 namespace vertex::learn {
 namespace {
@@ -21,19 +22,12 @@ bool IsTagName(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
-bool InSkippedElement(html::Node n) {
-  for (html::Node p = n.parent(); p; p = p.parent()) {
-    if (p.tag() == "script" || p.tag() == "style" || p.tag() == "noscript") return true;
-  }
-  return false;
-}
-
 // Candidate nodes of a page: non-blank text nodes, or elements.
 std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) {
   std::vector<html::Node> out;
   const html::Node root = page.root();
   for (html::Node n = root; n; n = n.NextInDocument(root)) {
-    if (text_nodes ? (n.is_text() && !html::IsBlank(n.RawText()) && !InSkippedElement(n)) : n.is_element()) {
+    if (text_nodes ? n.is_text() && IsValueCandidate(n) : n.is_element()) {
       out.push_back(n);
     }
   }
@@ -369,7 +363,7 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     }
     std::vector<html::Node> got;
     for (html::Node n : native.Select(*pages[p].page)) {
-      if (text_nodes ? !html::IsBlank(n.RawText()) && !InSkippedElement(n) : true) got.push_back(n);
+      if (IsValueCandidate(n)) got.push_back(n);
     }
     if (got != expected) {
       return absl::InternalError("XPath " + result.xpath + " selects " + std::to_string(got.size()) +

@@ -1,6 +1,5 @@
 #include "common/workflow/editor_loop.h"
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
 #include "common/learn/feature_selector.h"
@@ -32,7 +31,7 @@ std::string AlternativeValue(const Alternative& alt, const schema::CompiledSchem
   for (html::Node n : alt.selector.Select(page)) {
     if (!learn::IsValueCandidate(n)) continue;
     std::optional<std::string> v = learn::NodeValue(n, *alt.rule, schema, alt.schema_index);
-    if (v) return absl::AsciiStrToLower(html::NormalizeSpace(*v));
+    if (v) return html::FoldText(*v);
   }
   return "";
 }
@@ -60,7 +59,7 @@ absl::StatusOr<EditorVerdict> CheckRule(const extract::CompiledRule& rule,
     }
     for (const Alternative& alt : alts) {
       const extract::AttributeResult& r = (*results)[alt.schema_index];
-      const std::string mine = r.values.empty() ? "" : absl::AsciiStrToLower(html::NormalizeSpace(r.values[0]));
+      const std::string mine = r.values.empty() ? "" : html::FoldText(r.values[0]);
       const std::string other = AlternativeValue(alt, schema, *remaining[p]);
       if (!other.empty() && other != mine) {
         v.issues.push_back({p, r.attribute, "disagreement: " + alt.rule->xpath() + " gives \"" + other + "\""});

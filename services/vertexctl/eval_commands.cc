@@ -167,7 +167,7 @@ void WriteReport(const EvalRun& run, const std::map<std::string, std::vector<Err
   w.EndObject();
 }
 
-absl::StatusOr<std::vector<v1::Rule>> LearnedRules(const std::vector<workflow::SimulatedCluster>& clusters) {
+std::vector<v1::Rule> LearnedRules(const std::vector<workflow::SimulatedCluster>& clusters) {
   std::vector<v1::Rule> rules;
   for (const workflow::SimulatedCluster& s : clusters) {
     if (s.result.learnt.rule.attributes_size() > 0) rules.push_back(s.result.learnt.rule);
@@ -187,8 +187,8 @@ absl::Status RunEvaluation(const std::vector<std::string>& files, const schema::
   workflow::PagePool pool(run->clustering, cluster_options.parse);
   VERTEX_ASSIGN_OR_RETURN(run->clusters, workflow::SimulateEditor(schema, run->clustering, truth, pool, editor));
   run->learn_s = Since(t);
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Rule> rules, LearnedRules(run->clusters));
-  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, extract::SiteExtractor::Create(schema, rules));
+  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor,
+                          extract::SiteExtractor::Create(schema, LearnedRules(run->clusters)));
   t = std::chrono::steady_clock::now();
   run->records = workflow::ExtractFiles(extractor, run->files, cluster_options.parse, cluster_options.threads);
   run->extract_s = Since(t);

@@ -173,10 +173,6 @@ absl::StatusOr<std::map<size_t, std::vector<learn::AttributeAnnotation>>> GroupB
   return out;
 }
 
-const char* MethodName(v1::AttributeRule::Method m) {
-  return m == v1::AttributeRule::CLASSIFIER ? "classifier" : m == v1::AttributeRule::XPATH ? "xpath" : "none";
-}
-
 void WriteAttributes(const workflow::ClusterLearnResult& r, util::JsonWriter& w) {
   w.Key("attributes").BeginArray();
   for (const learn::AttributeDiagnostic& d : r.learnt.diagnostics) {
@@ -184,7 +180,7 @@ void WriteAttributes(const workflow::ClusterLearnResult& r, util::JsonWriter& w)
     w.Key("learnt").Bool(d.learnt);
     for (const v1::AttributeRule& a : r.learnt.rule.attributes()) {
       if (a.attribute() != d.attribute) continue;
-      w.Key("method").String(MethodName(a.method())).Key("xpath").String(a.xpath());
+      w.Key("method").String(extract::MethodName(a.method())).Key("xpath").String(a.xpath());
     }
     w.Key("message").String(d.message);
     if (d.cap_hit) w.Key("cap_hit").Bool(true);

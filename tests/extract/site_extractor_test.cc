@@ -20,6 +20,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/rule_builders.h"
 
 namespace vertex::extract {
 namespace {
@@ -54,14 +55,7 @@ constexpr char kListPage[] =
     "<tr><td><a href=/3>Three</a></td></tr></table><form><input name=q><select><option>a</option></select></form>"
     "</body></html>";
 
-v1::AttributeRule Part(const std::string& attribute, const std::string& xpath, bool multi_valued = false) {
-  v1::AttributeRule a;
-  a.set_attribute(attribute);
-  a.set_method(v1::AttributeRule::XPATH);
-  a.set_xpath(xpath);
-  a.set_multi_valued(multi_valued);
-  return a;
-}
+using test_support::XPathAttributeRule;
 
 v1::Rule MakeRule(const std::string& cluster, const std::string& url_regex, const std::string& signature,
                   int64_t importance, const std::vector<v1::AttributeRule>& parts) {
@@ -79,11 +73,11 @@ v1::Rule MakeRule(const std::string& cluster, const std::string& url_regex, cons
 // The item template's rule: title, price (typed), authors, ISBN (typed),
 // byline (range).
 v1::Rule ItemRule(const std::string& signature = "", int64_t importance = 10) {
-  v1::AttributeRule byline = Part("byline", "//div[@class='by']/text()");
+  v1::AttributeRule byline = XPathAttributeRule("byline", "//div[@class='by']/text()");
   byline.mutable_range()->set_skip_start(1);
   return MakeRule("c0", kItemUrl, signature, importance,
-                  {Part("title", "//h1/text()"), Part("price", "//span[@class='price']/text()"),
-                   Part("author", "//ul[@class='authors']/li/text()", true), Part("isbn", "//p[@class='isbn']"),
+                  {XPathAttributeRule("title", "//h1/text()"), XPathAttributeRule("price", "//span[@class='price']/text()"),
+                   XPathAttributeRule("author", "//ul[@class='authors']/li/text()", true), XPathAttributeRule("isbn", "//p[@class='isbn']"),
                    byline});
 }
 
@@ -202,7 +196,7 @@ TEST(SiteExtractorTest, AMissingMandatoryAttributeMakesThePartialRecordNameIt) {
   // An optional attribute without a value does not count.
   EXPECT_TRUE(Attribute(r, "author").values.empty());
   // Nor does an attribute the rule has no part for, unless mandatory.
-  const SiteExtractor title_only = MustCreate({MakeRule("c1", "", "", 1, {Part("title", "//h1/text()")})});
+  const SiteExtractor title_only = MustCreate({MakeRule("c1", "", "", 1, {XPathAttributeRule("title", "//h1/text()")})});
   const Record t = MustExtract(title_only, ItemPage("T", "$1.00", {}), "http://books.test/item/1");
   EXPECT_EQ(t.missing_mandatory, Values{"price"});
   EXPECT_EQ(Attribute(t, "byline").method, v1::AttributeRule::METHOD_UNSPECIFIED);
@@ -212,7 +206,7 @@ TEST(SiteExtractorTest, TheMostImportantCoveringRuleWins) {
   const std::string item = ItemPage("T", "$1.00", {"A"});
   const std::string miss = SignatureOf(kListPage);  // does not cover the item page
   const auto rule = [](const std::string& cluster, int64_t importance, const std::string& signature) {
-    return MakeRule(cluster, ".*", signature, importance, {Part("title", "//h1/text()")});
+    return MakeRule(cluster, ".*", signature, importance, {XPathAttributeRule("title", "//h1/text()")});
   };
   struct Case {
     const char* name;
@@ -244,9 +238,9 @@ TEST(SiteExtractorTest, SingleValuedTakesTheFirstNodeMultiValuedAll) {
   const std::string page = ItemPage("T", "$1.00", {"Ann", "Bob", "Cy", "Di"});
   const SiteExtractor e = MustCreate({MakeRule(
       "c0", "", "", 1,
-      {Part("title", "//li/text()"), Part("author", "//li/text()", true),
+      {XPathAttributeRule("title", "//li/text()"), XPathAttributeRule("author", "//li/text()", true),
        // Blank text and script text are not candidates.
-       Part("byline", "//div[@id='main']//text()[not(ancestor::h1 or ancestor::li)]")})});
+       XPathAttributeRule("byline", "//div[@id='main']//text()[not(ancestor::h1 or ancestor::li)]")})});
   const Record r = MustExtract(e, page, "http://books.test/item/1");
   const AttributeResult& title = Attribute(r, "title");
   EXPECT_EQ(title.values, Values{"Ann"});
@@ -263,13 +257,13 @@ TEST(SiteExtractorTest, SingleValuedTakesTheFirstNodeMultiValuedAll) {
 }
 
 TEST(SiteExtractorTest, RangeAndTypedRegexSelectTheValue) {
-  v1::AttributeRule price = Part("price", "//span[@class='price']/text()");
-  v1::AttributeRule title = Part("title", "//span[@class='price']/text()");
+  v1::AttributeRule price = XPathAttributeRule("price", "//span[@class='price']/text()");
+  v1::AttributeRule title = XPathAttributeRule("title", "//span[@class='price']/text()");
   title.mutable_range()->set_skip_start(1);
   title.mutable_range()->set_length(1);
-  v1::AttributeRule byline = Part("byline", "//div[@class='by']/text()");
+  v1::AttributeRule byline = XPathAttributeRule("byline", "//div[@class='by']/text()");
   byline.mutable_range()->set_skip_start(1);
-  v1::AttributeRule isbn = Part("isbn", "//p[@class='isbn']");
+  v1::AttributeRule isbn = XPathAttributeRule("isbn", "//p[@class='isbn']");
   const SiteExtractor e = MustCreate({MakeRule("c0", "", "", 1, {price, title, byline, isbn})});
   const Record r = MustExtract(e, ItemPage("T", "Our Price: $25.99 (save 10%)", {}), "http://books.test/item/1");
   EXPECT_EQ(Attribute(r, "price").values, Values{"$25.99"});  // the price regex
@@ -281,7 +275,7 @@ TEST(SiteExtractorTest, RangeAndTypedRegexSelectTheValue) {
   EXPECT_TRUE(Attribute(none, "price").values.empty());
   EXPECT_TRUE(Attribute(none, "title").values.empty());
   // A single-valued attribute takes the first node that gives a value.
-  const SiteExtractor first = MustCreate({MakeRule("c0", "", "", 1, {Part("price", "//li/text()")})});
+  const SiteExtractor first = MustCreate({MakeRule("c0", "", "", 1, {XPathAttributeRule("price", "//li/text()")})});
   const Record r2 = MustExtract(first, ItemPage("T", "$3.00", {"Call us", "$4.50", "$5.00"}), "http://books.test/item/3");
   EXPECT_EQ(Attribute(r2, "price").values, Values{"$4.50"});
 }
@@ -313,7 +307,7 @@ TEST(SiteExtractorTest, ClassifierPicksTheValueAmongTheCandidates) {
   }
   absl::StatusOr<v1::Classifier> classifier = learn::TrainClassifier(positives, negatives);
   ASSERT_TRUE(classifier.ok()) << classifier.status();
-  v1::AttributeRule byline = Part("byline", "//td/text()");
+  v1::AttributeRule byline = XPathAttributeRule("byline", "//td/text()");
   byline.set_method(v1::AttributeRule::CLASSIFIER);
   *byline.mutable_classifier() = *classifier;
   const SiteExtractor e = MustCreate({MakeRule("c0", kItemUrl, "", 1, {byline})});
@@ -334,9 +328,9 @@ TEST(SiteExtractorTest, ClassifierPicksTheValueAmongTheCandidates) {
 // ---- Errors ----
 
 TEST(SiteExtractorTest, CreateRejectsBadRules) {
-  v1::AttributeRule unspecified = Part("title", "//h1");
+  v1::AttributeRule unspecified = XPathAttributeRule("title", "//h1");
   unspecified.set_method(v1::AttributeRule::METHOD_UNSPECIFIED);
-  v1::AttributeRule bad_classifier = Part("title", "//h1");
+  v1::AttributeRule bad_classifier = XPathAttributeRule("title", "//h1");
   bad_classifier.set_method(v1::AttributeRule::CLASSIFIER);
   bad_classifier.mutable_classifier()->add_features()->set_test("self::[");
   struct Case {
@@ -345,12 +339,12 @@ TEST(SiteExtractorTest, CreateRejectsBadRules) {
     std::vector<std::string> message_has;
   };
   const std::vector<Case> cases = {
-      {"attribute not in schema", MakeRule("c3", "", "", 1, {Part("colour", "//b")}), {"c3", "colour", "book"}},
-      {"XPath does not compile", MakeRule("c3", "", "", 1, {Part("title", "//h1[")}), {"c3", "title", "//h1["}},
-      {"attribute twice", MakeRule("c3", "", "", 1, {Part("title", "//h1"), Part("title", "//h2")}),
+      {"attribute not in schema", MakeRule("c3", "", "", 1, {XPathAttributeRule("colour", "//b")}), {"c3", "colour", "book"}},
+      {"XPath does not compile", MakeRule("c3", "", "", 1, {XPathAttributeRule("title", "//h1[")}), {"c3", "title", "//h1["}},
+      {"attribute twice", MakeRule("c3", "", "", 1, {XPathAttributeRule("title", "//h1"), XPathAttributeRule("title", "//h2")}),
        {"c3", "title", "twice"}},
-      {"bad signature", MakeRule("c3", "", "0a.zz.*", 1, {Part("title", "//h1")}), {"c3", "signature", "0a.zz.*"}},
-      {"bad URL regex", MakeRule("c3", "http://(unclosed", "", 1, {Part("title", "//h1")}),
+      {"bad signature", MakeRule("c3", "", "0a.zz.*", 1, {XPathAttributeRule("title", "//h1")}), {"c3", "signature", "0a.zz.*"}},
+      {"bad URL regex", MakeRule("c3", "http://(unclosed", "", 1, {XPathAttributeRule("title", "//h1")}),
        {"c3", "http://(unclosed"}},
       {"method unspecified", MakeRule("c3", "", "", 1, {unspecified}), {"c3", "title", "method"}},
       {"classifier test does not compile", MakeRule("c3", "", "", 1, {bad_classifier}), {"c3", "title", "self::["}},
@@ -359,7 +353,7 @@ TEST(SiteExtractorTest, CreateRejectsBadRules) {
     SCOPED_TRACE(c.name);
     // The bad rule among good ones.
     absl::StatusOr<SiteExtractor> e =
-        SiteExtractor::Create(Schema(), {MakeRule("c1", ".*", "", 9, {Part("title", "//h1")}), c.rule});
+        SiteExtractor::Create(Schema(), {MakeRule("c1", ".*", "", 9, {XPathAttributeRule("title", "//h1")}), c.rule});
     ASSERT_FALSE(e.ok());
     EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument) << e.status();
     for (const std::string& s : c.message_has) {
@@ -449,7 +443,7 @@ TEST(SiteExtractorTest, ConcurrentExtractionGivesIdenticalRecords) {
                                : ItemPage(absl::StrCat("Book ", i), absl::StrCat("$", rng.Range(1, 99), ".99"), authors));
     urls.push_back(i % 7 == 6 ? "http://books.test/about" : absl::StrCat("http://books.test/item/", i));
   }
-  const SiteExtractor e = MustCreate({ItemRule(SignatureOf(pages[0])), MakeRule("c1", kItemUrl, "", 1, {Part("title", "//a/text()")})});
+  const SiteExtractor e = MustCreate({ItemRule(SignatureOf(pages[0])), MakeRule("c1", kItemUrl, "", 1, {XPathAttributeRule("title", "//a/text()")})});
   const auto run = [&](std::vector<std::string>* out) {
     html::Parser parser;
     for (size_t i = 0; i < pages.size(); ++i) {

@@ -38,6 +38,7 @@
 #include "common/workflow/cluster_learner.h"
 #include "common/workflow/simulated_editor.h"
 #include "gtest/gtest.h"
+#include "tests/testing/rule_builders.h"
 #include "tests/testing/temp_dir.h"
 
 namespace vertex::extract {
@@ -461,14 +462,7 @@ std::vector<const html::Page*> Pointers(const std::vector<html::Page>& pages) {
   return out;
 }
 
-v1::AttributeRule XPathRule(const std::string& attribute, const std::string& xpath, bool multi_valued = false) {
-  v1::AttributeRule a;
-  a.set_attribute(attribute);
-  a.set_method(v1::AttributeRule::XPATH);
-  a.set_xpath(xpath);
-  a.set_multi_valued(multi_valued);
-  return a;
-}
+using test_support::XPathAttributeRule;
 
 // Divs holding 0..12 words separated by assorted whitespace (tabs, line
 // breaks, runs, U+00A0), in the order of `counts`.
@@ -501,7 +495,7 @@ TEST_F(XsltDifferentialTest, TextRangesOnEveryWordCount) {
             const std::string name = absl::StrCat("r_", start < 0 ? "n" : "", std::abs(start), "_", end, "_", length,
                                                   anchor ? "_a" : "_f", multi ? "_m" : "_s");
             proto.add_attributes()->set_name(name);
-            v1::AttributeRule a = XPathRule(name, "//div[@class='w']", multi);
+            v1::AttributeRule a = XPathAttributeRule(name, "//div[@class='w']", multi);
             a.mutable_range()->set_skip_start(start);
             a.mutable_range()->set_skip_end(end);
             a.mutable_range()->set_length(length);
@@ -563,25 +557,25 @@ v1::Rule HandRule() {
   rule.set_site("hand.test");
   rule.set_cluster_id("c7");
   rule.set_version(3);
-  *rule.add_attributes() = XPathRule("price", "//div[@class='price']");
-  *rule.add_attributes() = XPathRule("authors", "//ul[@class='authors']/li", true);
-  *rule.add_attributes() = XPathRule("isbn", "//p");  // the first <p> has no ISBN: the regex skips it
-  v1::AttributeRule by = XPathRule("by", "//span[@class='by']/text()");
+  *rule.add_attributes() = XPathAttributeRule("price", "//div[@class='price']");
+  *rule.add_attributes() = XPathAttributeRule("authors", "//ul[@class='authors']/li", true);
+  *rule.add_attributes() = XPathAttributeRule("isbn", "//p");  // the first <p> has no ISBN: the regex skips it
+  v1::AttributeRule by = XPathAttributeRule("by", "//span[@class='by']/text()");
   by.mutable_range()->set_skip_start(1);
   *rule.add_attributes() = by;
-  *rule.add_attributes() = XPathRule("texts", "//div[@id='mixed']//text()", true);
-  *rule.add_attributes() = XPathRule("weight", "//p[ends-with(normalize-space(.), ':')]/following-sibling::p[1]");
+  *rule.add_attributes() = XPathAttributeRule("texts", "//div[@id='mixed']//text()", true);
+  *rule.add_attributes() = XPathAttributeRule("weight", "//p[ends-with(normalize-space(.), ':')]/following-sibling::p[1]");
   *rule.add_attributes() =
-      XPathRule("nested",
+      XPathAttributeRule("nested",
                 "//p[ends-with ( concat('(', normalize-space(substring-before(concat(., ')'), ')')), ')'),"
                 " concat('m', ')') )][ends-with(preceding-sibling::p[1], '(cm):')]");
-  v1::AttributeRule nbsp = XPathRule("nbsp", "//td[@id='nb']");
+  v1::AttributeRule nbsp = XPathAttributeRule("nbsp", "//td[@id='nb']");
   nbsp.mutable_range()->set_skip_end(1);
   nbsp.mutable_range()->set_length(1);
   nbsp.mutable_range()->set_anchor_end(true);
   *rule.add_attributes() = nbsp;
-  *rule.add_attributes() = XPathRule("scripts", "//script | //script/text() | //noscript | //style/text()", true);
-  v1::AttributeRule picked = XPathRule("picked", "//div");
+  *rule.add_attributes() = XPathAttributeRule("scripts", "//script | //script/text() | //noscript | //style/text()", true);
+  v1::AttributeRule picked = XPathAttributeRule("picked", "//div");
   picked.set_method(v1::AttributeRule::CLASSIFIER);
   picked.mutable_classifier()->set_log_prior_pos(-1.0);
   picked.mutable_classifier()->set_log_prior_neg(-0.5);
@@ -592,9 +586,9 @@ v1::Rule HandRule() {
   f->set_log_present_neg(-5);
   f->set_log_absent_neg(-0.01);
   *rule.add_attributes() = picked;
-  *rule.add_attributes() = XPathRule("links", "//a/@href | //a", true);
-  *rule.add_attributes() = XPathRule("last_item", "(//ol/li)[last()]");
-  *rule.add_attributes() = XPathRule("absent", "//table[@id='none']/tr");
+  *rule.add_attributes() = XPathAttributeRule("links", "//a/@href | //a", true);
+  *rule.add_attributes() = XPathAttributeRule("last_item", "(//ol/li)[last()]");
+  *rule.add_attributes() = XPathAttributeRule("absent", "//table[@id='none']/tr");
   return rule;
 }
 
@@ -732,11 +726,11 @@ TEST(ExportXslt, ErrorsNameTheAttribute) {
     v1::AttributeRule rule;
     std::string attribute;
   } kCases[] = {
-      {XPathRule("nosuch", "//p"), "nosuch"},
-      {XPathRule("price", "//p[ends-with(., 'a', 'b')]"), "price"},
-      {XPathRule("weight", "//p[ends-with(.)]"), "weight"},
-      {XPathRule("authors", "//p[", true), "authors"},
-      {XPathRule("isbn", "//p[.='a\x01']"), "isbn"},
+      {XPathAttributeRule("nosuch", "//p"), "nosuch"},
+      {XPathAttributeRule("price", "//p[ends-with(., 'a', 'b')]"), "price"},
+      {XPathAttributeRule("weight", "//p[ends-with(.)]"), "weight"},
+      {XPathAttributeRule("authors", "//p[", true), "authors"},
+      {XPathAttributeRule("isbn", "//p[.='a\x01']"), "isbn"},
   };
   for (const auto& c : kCases) {
     v1::Rule rule;
@@ -746,7 +740,7 @@ TEST(ExportXslt, ErrorsNameTheAttribute) {
     EXPECT_NE(xsl.status().message().find("\"" + c.attribute + "\""), std::string::npos) << xsl.status();
   }
   v1::Rule unspecified;
-  *unspecified.add_attributes() = XPathRule("by", "//p");
+  *unspecified.add_attributes() = XPathAttributeRule("by", "//p");
   unspecified.mutable_attributes(0)->set_method(v1::AttributeRule::METHOD_UNSPECIFIED);
   EXPECT_EQ(ExportXslt(unspecified, *schema).status().code(), absl::StatusCode::kInvalidArgument);
 }
