@@ -56,11 +56,16 @@ std::optional<std::vector<std::string_view>> SplitIds(std::string_view key, int 
 // Components of a key in `family`, printable, or nullopt when malformed.
 std::optional<std::vector<std::string>> DescribeParts(Family family, std::string_view key) {
   std::string_view rest;
+  if (family == Family::kSamplePages) {
+    const std::optional<std::vector<std::string_view>> site = SplitIds(key, 1, false, &rest);
+    if (!site.has_value() || rest.size() != kIndexBytes) return std::nullopt;
+    return std::vector<std::string>{Quoted((*site)[0]), absl::StrCat("#", ReadBigEndian(rest))};
+  }
   const bool versioned =
       family == Family::kRules || family == Family::kSnapshots || family == Family::kGolden;
-  const int ids = family == Family::kSites || family == Family::kMeta ? 1
-                  : family == Family::kBySignature                    ? 3
-                                                                      : 2;
+  const int ids = family == Family::kSites || family == Family::kMeta || family == Family::kSampleState ? 1
+                  : family == Family::kBySignature                                                      ? 3
+                                                                                                        : 2;
   const std::optional<std::vector<std::string_view>> parts =
       SplitIds(key, ids, /*last_open=*/!versioned, &rest);
   if (!parts.has_value()) return std::nullopt;
@@ -118,6 +123,12 @@ std::string Rule(std::string_view site, std::string_view cluster, int64_t versio
 
 std::string VersionPrefix(std::string_view site, std::string_view cluster, int64_t version) {
   return Rule(site, cluster, version);
+}
+
+std::string SamplePage(std::string_view site, uint32_t index) {
+  std::string key = SitePrefix(site);
+  AppendBigEndian(&key, index, kIndexBytes);
+  return key;
 }
 
 std::string Page(std::string_view site, std::string_view cluster, int64_t version, uint32_t index) {
@@ -185,6 +196,10 @@ std::string_view FamilyName(Family family) {
       return "snapshots";
     case Family::kGolden:
       return "golden";
+    case Family::kSampleState:
+      return "sample_state";
+    case Family::kSamplePages:
+      return "sample_pages";
   }
   return "unknown";
 }

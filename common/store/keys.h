@@ -17,6 +17,8 @@
 //   rules         site \0 cluster \0 version           Rule
 //   snapshots     site \0 cluster \0 version index     PageSnapshot
 //   golden        site \0 cluster \0 version index     GoldenExtraction
+//   sample_state  site                                 SampleState
+//   sample_pages  site \0 index                        SamplePage
 //
 // The three lookups of the design: "cluster by id" is a point read of
 // clusters; "rules of site S whose URL regex may match" is a prefix scan of
@@ -62,6 +64,8 @@ std::string Rule(std::string_view site, std::string_view cluster, int64_t versio
 // The prefix of one version's snapshots or golden extractions.
 std::string VersionPrefix(std::string_view site, std::string_view cluster, int64_t version);
 std::string Page(std::string_view site, std::string_view cluster, int64_t version, uint32_t index);
+// A page of the site's sample, by its index in SampleState.urls.
+std::string SamplePage(std::string_view site, uint32_t index);
 std::string SignaturePrefix(std::string_view signature);
 std::string Signature(std::string_view signature, std::string_view site, std::string_view cluster);
 

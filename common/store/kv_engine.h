@@ -37,11 +37,14 @@ enum class Family {
   kRules,        // site \0 cluster \0 version -> Rule
   kSnapshots,    // site \0 cluster \0 version index -> PageSnapshot
   kGolden,       // site \0 cluster \0 version index -> GoldenExtraction
+  kSampleState,  // site -> SampleState
+  kSamplePages,  // site \0 index -> SamplePage
 };
 
-inline constexpr std::array<Family, 8> kAllFamilies = {
-    Family::kMeta,        Family::kSites, Family::kClusters,  Family::kRoutes,
-    Family::kBySignature, Family::kRules, Family::kSnapshots, Family::kGolden};
+inline constexpr std::array<Family, 10> kAllFamilies = {
+    Family::kMeta,      Family::kSites,       Family::kClusters,    Family::kRoutes,
+    Family::kBySignature, Family::kRules,     Family::kSnapshots,   Family::kGolden,
+    Family::kSampleState, Family::kSamplePages};
 
 // The family's name, which is also its RocksDB column family name ("default"
 // for kMeta, RocksDB's mandatory family).

@@ -17,8 +17,8 @@ namespace vertex::store {
 namespace {
 
 // The families holding everything of a site under keys::SitePrefix.
-constexpr Family kSiteFamilies[] = {Family::kClusters, Family::kRoutes, Family::kRules,
-                                    Family::kSnapshots, Family::kGolden};
+constexpr Family kSiteFamilies[] = {Family::kClusters,  Family::kRoutes, Family::kRules,
+                                    Family::kSnapshots, Family::kGolden, Family::kSamplePages};
 // The families holding everything of a cluster under keys::ClusterPrefix.
 constexpr Family kVersionFamilies[] = {Family::kRules, Family::kSnapshots, Family::kGolden};
 
@@ -304,10 +304,20 @@ class KvRuleStore final : public RuleStore {
   absl::StatusOr<std::vector<v1::PageSnapshot>> Snapshots(const std::string& site,
                                                           const std::string& cluster_id,
                                                           int64_t version) const override;
+  absl::StatusOr<std::vector<uint32_t>> PutSamplePages(const std::string& site,
+                                                       const std::vector<v1::SamplePage>& pages) override;
+  absl::StatusOr<v1::SampleState> GetSampleState(const std::string& site) const override;
+  absl::StatusOr<v1::SamplePage> GetSamplePage(const std::string& site, uint32_t index) const override;
+  absl::Status PutSampleClustering(const std::string& site, const v1::SampleState& state,
+                                   const std::vector<v1::ClusterRecord>& clusters) override;
+  absl::Status PutEditorState(const std::string& site, const std::string& cluster_id,
+                              const v1::EditorState& editor) override;
 
  private:
   absl::StatusOr<KvBatch> BuildCommit(const KvReader& reader, const RuleCommit& commit,
                                       int64_t* version) const;
+  absl::Status BuildPutClusters(const KvReader& reader, const std::string& site,
+                                const std::vector<v1::ClusterRecord>& clusters, KvBatch* batch) const;
 
   std::shared_ptr<KvEngine> engine_;
   // Serializes mutations: each reads the state, then writes one batch.
@@ -347,6 +357,7 @@ absl::Status KvRuleStore::DeleteSite(const std::string& site) {
   VERTEX_RETURN_IF_ERROR(LoadSite(*reader, site).status());
   KvBatch batch;
   batch.Delete(Family::kSites, keys::Site(site));
+  batch.Delete(Family::kSampleState, keys::Site(site));
   const std::string prefix = keys::SitePrefix(site);
   std::set<std::string> cluster_ids;
   for (Family family : {Family::kClusters, Family::kRoutes}) {
@@ -367,15 +378,21 @@ absl::Status KvRuleStore::PutClusters(const std::string& site,
                                       const std::vector<v1::ClusterRecord>& clusters) {
   VERTEX_RETURN_IF_ERROR(ValidateClusters(site, clusters));
   absl::MutexLock lock(&write_mu_);
-  const std::unique_ptr<KvReader> reader = engine_->NewReader();
-  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site_record, LoadSite(*reader, site));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> old_list,
-                          LoadClusters(*reader, Family::kClusters, site));
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(BuildPutClusters(*engine_->NewReader(), site, clusters, &batch));
+  return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::BuildPutClusters(const KvReader& reader, const std::string& site,
+                                           const std::vector<v1::ClusterRecord>& clusters, KvBatch* out) const {
+  const KvReader* const r = &reader;
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site_record, LoadSite(*r, site));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> old_list, LoadClusters(*r, Family::kClusters, site));
   std::map<std::string, v1::ClusterRecord> old;
   for (v1::ClusterRecord& r : old_list) old[r.cluster_id()] = std::move(r);
 
   std::vector<v1::ClusterRecord> merged;
-  KvBatch batch;
+  KvBatch& batch = *out;
   for (const v1::ClusterRecord& given : clusters) {
     const auto it = old.find(given.cluster_id());
     const v1::ClusterRecord* stored = it == old.end() ? nullptr : &it->second;
@@ -384,16 +401,15 @@ absl::Status KvRuleStore::PutClusters(const std::string& site,
     if (stored != nullptr) old.erase(it);
   }
   for (const auto& removed : old) {
-    VERTEX_RETURN_IF_ERROR(DeleteCluster(*reader, site, removed.first, &batch));
+    VERTEX_RETURN_IF_ERROR(DeleteCluster(*r, site, removed.first, &batch));
   }
   std::sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) {
     if (a.importance() != b.importance()) return a.importance() > b.importance();
     return a.cluster_id() < b.cluster_id();
   });
   site_record.clear_cluster_ids();
-  for (const v1::ClusterRecord& r : merged) site_record.add_cluster_ids(r.cluster_id());
-  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSites, keys::Site(site), site_record));
-  return engine_->Write(batch);
+  for (const v1::ClusterRecord& c : merged) site_record.add_cluster_ids(c.cluster_id());
+  return PutMessage(&batch, Family::kSites, keys::Site(site), site_record);
 }
 
 absl::StatusOr<v1::ClusterRecord> KvRuleStore::GetCluster(const std::string& site,
@@ -466,6 +482,7 @@ absl::StatusOr<KvBatch> KvRuleStore::BuildCommit(const KvReader& reader, const R
   updated.set_current_version(*version);
   updated.set_latest_version(*version);
   updated.mutable_golden()->Assign(commit.golden.begin(), commit.golden.end());
+  if (commit.editor.has_value()) *updated.mutable_editor() = *commit.editor;
   if (commit.bellwether_urls.has_value()) {
     updated.mutable_bellwether_urls()->Assign(commit.bellwether_urls->begin(),
                                               commit.bellwether_urls->end());
@@ -558,6 +575,84 @@ absl::StatusOr<std::vector<v1::PageSnapshot>> KvRuleStore::Snapshots(const std::
   }
   return ReadAll<v1::PageSnapshot>(*reader, Family::kSnapshots,
                                    keys::VersionPrefix(site, cluster_id, version));
+}
+
+absl::StatusOr<v1::SampleState> LoadSampleState(const KvReader& reader, const std::string& site) {
+  VERTEX_RETURN_IF_ERROR(LoadSite(reader, site).status());
+  VERTEX_ASSIGN_OR_RETURN(std::optional<v1::SampleState> state,
+                          Read<v1::SampleState>(reader, Family::kSampleState, keys::Site(site)));
+  return state.has_value() ? *std::move(state) : v1::SampleState();
+}
+
+absl::StatusOr<std::vector<uint32_t>> KvRuleStore::PutSamplePages(const std::string& site,
+                                                                  const std::vector<v1::SamplePage>& pages) {
+  VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
+  for (size_t i = 0; i < pages.size(); ++i) {
+    if (pages[i].url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
+  }
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, LoadSampleState(*reader, site));
+  std::map<std::string, uint32_t> index_of;
+  for (int i = 0; i < state.urls_size(); ++i) index_of.emplace(state.urls(i), static_cast<uint32_t>(i));
+  std::vector<uint32_t> indices;
+  KvBatch batch;
+  for (const v1::SamplePage& page : pages) {
+    auto [it, added] = index_of.emplace(page.url(), static_cast<uint32_t>(state.urls_size()));
+    if (added) state.add_urls(page.url());
+    indices.push_back(it->second);
+    VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, it->second), page));
+  }
+  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSampleState, keys::Site(site), state));
+  VERTEX_RETURN_IF_ERROR(engine_->Write(batch));
+  return indices;
+}
+
+absl::StatusOr<v1::SampleState> KvRuleStore::GetSampleState(const std::string& site) const {
+  VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
+  return LoadSampleState(*engine_->NewReader(), site);
+}
+
+absl::StatusOr<v1::SamplePage> KvRuleStore::GetSamplePage(const std::string& site, uint32_t index) const {
+  VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
+  const std::string key = keys::SamplePage(site, index);
+  VERTEX_ASSIGN_OR_RETURN(std::optional<v1::SamplePage> page,
+                          Read<v1::SamplePage>(*engine_->NewReader(), Family::kSamplePages, key));
+  if (!page.has_value()) {
+    return absl::NotFoundError(absl::StrCat("sample page #", index, " of site ", Q(site), " not found"));
+  }
+  return *std::move(page);
+}
+
+absl::Status KvRuleStore::PutSampleClustering(const std::string& site, const v1::SampleState& state,
+                                              const std::vector<v1::ClusterRecord>& clusters) {
+  VERTEX_RETURN_IF_ERROR(ValidateClusters(site, clusters));
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState stored, LoadSampleState(*reader, site));
+  if (stored.urls_size() != state.urls_size() ||
+      !std::equal(stored.urls().begin(), stored.urls().end(), state.urls().begin())) {
+    return absl::FailedPreconditionError(absl::StrCat("the sample of site ", Q(site), " changed (",
+                                                      stored.urls_size(), " pages now, ", state.urls_size(),
+                                                      " clustered): cluster it again"));
+  }
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(BuildPutClusters(*reader, site, clusters, &batch));
+  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSampleState, keys::Site(site), state));
+  return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::PutEditorState(const std::string& site, const std::string& cluster_id,
+                                         const v1::EditorState& editor) {
+  VERTEX_RETURN_IF_ERROR(ValidateIds(site, cluster_id));
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord cluster, LoadCluster(*reader, site, cluster_id));
+  v1::ClusterRecord updated = cluster;
+  *updated.mutable_editor() = editor;
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(WriteCluster(&cluster, updated, &batch));
+  return engine_->Write(batch);
 }
 
 // Whether the engine holds the format marker; FailedPrecondition when it

@@ -9,6 +9,8 @@
 //   rule     Rule, versioned 1, 2, ... per cluster; every version is kept,
 //            with the page snapshots it was learnt from and its golden
 //            extractions, so a rollback restores a consistent state.
+//   sample   the site's sample pages (SamplePage, by index) and their
+//            clustering (SampleState), as the learning service keeps them.
 //
 // Each mutation is one atomic write of the underlying engine (one RocksDB
 // WriteBatch): a crash leaves the store either before or after the whole
@@ -64,6 +66,8 @@ struct RuleCommit {
   std::vector<v1::GoldenExtraction> golden;
   // When set, replaces the cluster's bellwether URLs; nullopt keeps them.
   std::optional<std::vector<std::string>> bellwether_urls;
+  // When set, replaces the cluster's editor state, in the same write.
+  std::optional<v1::EditorState> editor;
 };
 
 class RuleStore {
@@ -81,7 +85,7 @@ class RuleStore {
   virtual absl::StatusOr<std::vector<std::string>> ListSites() const = 0;
 
   // Removes the site and everything of it (clusters, rules of every version,
-  // snapshots, golden extractions, index entries) in one write. NotFound
+  // snapshots, golden extractions, index entries, sample) in one write. NotFound
   // when absent.
   virtual absl::Status DeleteSite(const std::string& site) = 0;
 
@@ -142,6 +146,31 @@ class RuleStore {
   // the version does not exist; InvalidArgument when version <= 0.
   virtual absl::Status Rollback(const std::string& site, const std::string& cluster_id,
                                 int64_t version) = 0;
+
+  // Adds `pages` to the site's sample: a page whose URL is in the sample
+  // replaces that page, others are appended. Returns each page's index in
+  // SampleState.urls. One write. NotFound when the site is not registered;
+  // InvalidArgument naming the page for an empty URL.
+  virtual absl::StatusOr<std::vector<uint32_t>> PutSamplePages(const std::string& site,
+                                                               const std::vector<v1::SamplePage>& pages) = 0;
+
+  // The site's sample state (empty when no page was added). NotFound when
+  // the site is not registered.
+  virtual absl::StatusOr<v1::SampleState> GetSampleState(const std::string& site) const = 0;
+
+  // The sample page of `index`. NotFound when there is none.
+  virtual absl::StatusOr<v1::SamplePage> GetSamplePage(const std::string& site, uint32_t index) const = 0;
+
+  // Stores the clustering of the site's sample: `state` (whose urls must be
+  // the stored ones: FailedPrecondition otherwise, e.g. when pages were
+  // added meanwhile) and `clusters` as PutClusters does, in one write.
+  virtual absl::Status PutSampleClustering(const std::string& site, const v1::SampleState& state,
+                                           const std::vector<v1::ClusterRecord>& clusters) = 0;
+
+  // Replaces the cluster's editor state. NotFound when the cluster does not
+  // exist.
+  virtual absl::Status PutEditorState(const std::string& site, const std::string& cluster_id,
+                                      const v1::EditorState& editor) = 0;
 
   // The page snapshots stored with `version` (kCurrentVersion: the current
   // one; empty when the cluster has no rule yet), in commit order. NotFound

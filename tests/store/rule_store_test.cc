@@ -80,6 +80,13 @@ RuleCommit Commit(const std::string& site, const std::string& cluster, const std
   return commit;
 }
 
+v1::SamplePage SamplePage(const std::string& url) {
+  v1::SamplePage page;
+  page.set_url(url);
+  page.set_html("<p>" + url + "</p>");
+  return page;
+}
+
 std::vector<std::string> Ids(const std::vector<v1::ClusterRecord>& clusters) {
   std::vector<std::string> ids;
   for (const v1::ClusterRecord& c : clusters) ids.push_back(c.site() + "/" + c.cluster_id());
@@ -93,7 +100,7 @@ std::vector<std::string> KeysOfSite(const KvEngine& engine, const std::string& s
   for (Family family : kAllFamilies) {
     const absl::Status s = reader->Scan(family, "", [&](std::string_view key, std::string_view) {
       bool mine = key.substr(0, site.size() + 1) == keys::SitePrefix(site);
-      if (family == Family::kSites) mine = key == site;
+      if (family == Family::kSites || family == Family::kSampleState) mine = key == site;
       if (family == Family::kBySignature) mine = keys::ParseSignature(key)->site == site;
       if (mine) found.push_back(DescribeKey(family, key));
       return true;
@@ -432,8 +439,11 @@ TEST_P(RuleStoreTest, DeleteSiteRemovesEveryKeyOfTheSite) {
     MustCommit(Commit(site, "c0", "v2"));
   }
   MustCommit(Commit("gone", "c1", "v1"));
+  for (const std::string site : {"gone", "kept"}) {
+    ASSERT_TRUE(store_->PutSamplePages(site, {SamplePage("http://x.test/1"), SamplePage("http://x.test/2")}).ok());
+  }
   const std::vector<std::string> kept_keys = KeysOfSite(*engine_, "kept");
-  ASSERT_GE(KeysOfSite(*engine_, "gone").size(), 15u);
+  ASSERT_GE(KeysOfSite(*engine_, "gone").size(), 18u);
 
   ASSERT_TRUE(store_->DeleteSite("gone").ok());
   EXPECT_THAT(KeysOfSite(*engine_, "gone"), IsEmpty());
@@ -444,6 +454,54 @@ TEST_P(RuleStoreTest, DeleteSiteRemovesEveryKeyOfTheSite) {
   // The id can be reused from scratch.
   AddSite("gone", {Cluster("c0", "shared", 2)});
   EXPECT_EQ(MustCommit(Commit("gone", "c0", "again")), 1);
+}
+
+TEST_P(RuleStoreTest, SamplePagesAppendReplaceAndCluster) {
+  AddSite("shop", {});
+  EXPECT_EQ(store_->GetSampleState("shop").value().urls_size(), 0);
+  EXPECT_EQ(store_->PutSamplePages("nowhere", {SamplePage("http://x.test/1")}).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->PutSamplePages("shop", {SamplePage("")}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(store_->PutSamplePages("shop", {SamplePage("http://x.test/a"), SamplePage("http://x.test/b")}).value(),
+              ElementsAre(0u, 1u));
+  v1::SamplePage again = SamplePage("http://x.test/b");
+  again.set_html("<p>b2</p>");
+  EXPECT_THAT(store_->PutSamplePages("shop", {SamplePage("http://x.test/c"), again}).value(), ElementsAre(2u, 1u));
+  v1::SampleState state = store_->GetSampleState("shop").value();
+  EXPECT_THAT(state.urls(), ElementsAre("http://x.test/a", "http://x.test/b", "http://x.test/c"));
+  EXPECT_EQ(store_->GetSamplePage("shop", 1).value().html(), "<p>b2</p>");
+  EXPECT_EQ(store_->GetSamplePage("shop", 3).status().code(), absl::StatusCode::kNotFound);
+
+  // Clustering is stored with the clusters in one write, and only for the
+  // sample it was computed from.
+  state.add_clusters()->set_cluster_id("c0");
+  state.mutable_clusters(0)->add_pages(0);
+  ASSERT_TRUE(store_->PutSampleClustering("shop", state, {Cluster("c0", "sig", 3)}).ok());
+  EXPECT_EQ(store_->GetSampleState("shop").value().clusters(0).cluster_id(), "c0");
+  EXPECT_EQ(store_->GetCluster("shop", "c0").value().importance(), 3);
+  v1::SampleState stale = state;
+  stale.mutable_urls()->RemoveLast();
+  EXPECT_EQ(store_->PutSampleClustering("shop", stale, {}).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(store_->GetCluster("shop", "c0").ok());
+}
+
+TEST_P(RuleStoreTest, EditorStateIsKeptAndCommittedWithRules) {
+  AddSite("shop", {Cluster("c", "sig", 1)});
+  v1::EditorState editor;
+  editor.set_state(v1::NEEDS_MORE_PAGES);
+  editor.add_annotations()->set_url("http://x.test/1");
+  ASSERT_TRUE(store_->PutEditorState("shop", "c", editor).ok());
+  EXPECT_EQ(store_->PutEditorState("shop", "nope", editor).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->GetCluster("shop", "c").value().editor().state(), v1::NEEDS_MORE_PAGES);
+  RuleCommit commit = Commit("shop", "c", "v1");
+  commit.editor = editor;
+  commit.editor->set_state(v1::DONE);
+  MustCommit(commit);
+  v1::ClusterRecord cluster = store_->GetCluster("shop", "c").value();
+  EXPECT_EQ(cluster.editor().state(), v1::DONE);
+  EXPECT_EQ(cluster.editor().annotations_size(), 1);
+  // Routes do not carry it.
+  EXPECT_FALSE(store_->RoutesOfSite("shop").value()[0].has_editor());
 }
 
 TEST_P(RuleStoreTest, EverythingSurvivesReopening) {
