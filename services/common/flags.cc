@@ -1,4 +1,4 @@
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 #include <algorithm>
 

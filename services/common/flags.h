@@ -1,10 +1,10 @@
-// Command-line flag parsing for vertexctl: `--name value`, `--name=value`,
-// boolean `--name`, and `--` to end flags. Unknown flags and malformed
-// values are errors naming the flag.
+// Command-line flag parsing for vertexctl and the servers: `--name value`,
+// `--name=value`, boolean `--name`, and `--` to end flags. Unknown flags and
+// malformed values are errors naming the flag.
 //
 // Thread-safety: values; no shared state.
-#ifndef VERTEX_SERVICES_VERTEXCTL_FLAGS_H_
-#define VERTEX_SERVICES_VERTEXCTL_FLAGS_H_
+#ifndef VERTEX_SERVICES_COMMON_FLAGS_H_
+#define VERTEX_SERVICES_COMMON_FLAGS_H_
 
 #include <cstdint>
 #include <map>
@@ -43,4 +43,4 @@ std::string FlagHelp(const std::vector<FlagSpec>& specs);
 
 }  // namespace vertex::cli
 
-#endif  // VERTEX_SERVICES_VERTEXCTL_FLAGS_H_
+#endif  // VERTEX_SERVICES_COMMON_FLAGS_H_

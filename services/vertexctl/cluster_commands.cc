@@ -7,7 +7,7 @@
 #include "common/site/site_json.h"
 #include "common/util/status_macros.h"
 #include "services/vertexctl/commands.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 

@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 

@@ -13,7 +13,7 @@
 #include "common/util/file.h"
 #include "common/util/status_macros.h"
 #include "services/vertexctl/commands.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include "common/workflow/batch_extract.h"
 #include "common/workflow/simulated_editor.h"
 #include "services/vertexctl/commands.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include "common/workflow/site_store.h"
 #include "google/protobuf/util/json_util.h"
 #include "services/vertexctl/commands.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include "common/workflow/cluster_learner.h"
 #include "common/workflow/site_store.h"
 #include "services/vertexctl/commands.h"
-#include "services/vertexctl/flags.h"
+#include "services/common/flags.h"
 
 namespace vertex::cli {
 namespace {
