@@ -41,6 +41,12 @@ Analyzed AnalyzeFile(const std::string& file, bool sampled, html::Parser* parser
   return out;
 }
 
+int ThreadCount(const SiteClusterOptions& options, size_t work) {
+  int threads = options.threads > 0 ? options.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return static_cast<int>(std::min<size_t>(threads, std::max<size_t>(work, 1)));
+}
+
 std::vector<Analyzed> AnalyzeAll(const std::vector<std::string>& files,
                                  const std::vector<bool>& sampled, const SiteClusterOptions& options) {
   std::vector<Analyzed> results(files.size());
@@ -51,11 +57,8 @@ std::vector<Analyzed> AnalyzeAll(const std::vector<std::string>& files,
       results[i] = AnalyzeFile(files[i], sampled[i], &parser);
     }
   };
-  int threads = options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<size_t>(threads, std::max<size_t>(files.size(), 1)));
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (int t = 1; t < ThreadCount(options, files.size()); ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
   return results;
@@ -85,37 +88,13 @@ void AssignPages(const cluster::Clustering& clustering, const std::vector<size_t
   std::sort(site->unassigned.begin(), site->unassigned.end());
 }
 
-}  // namespace
-
-absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files,
-                                           const SiteClusterOptions& options) {
-  std::vector<bool> sampled(files.size(), false);
-  for (size_t i : cluster::SampleSite(files.size(), options.sample)) sampled[i] = true;
-  std::vector<Analyzed> analyzed = AnalyzeAll(files, sampled, options);
-
-  SiteClustering site;
-  std::vector<size_t> sample_pages;  // indices into site.pages
+// Algorithm 1 on the sample, Algorithm 2 per cluster, page assignment and
+// URL regexes: what follows once the pages are analysed.
+absl::StatusOr<SiteClustering> Finish(SiteClustering site, const std::vector<size_t>& sample_pages,
+                                      std::vector<sample::PageXPaths> page_xpaths, const SiteClusterOptions& options) {
   std::vector<shingle::ShingleVector> sample_vectors;
-  std::vector<sample::PageXPaths> page_xpaths;  // parallel to sample_pages
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (!analyzed[i].ok) {
-      site.errors.push_back({files[i], std::move(analyzed[i].error)});
-      continue;
-    }
-    if (sampled[i]) {
-      sample_pages.push_back(site.pages.size());
-      sample_vectors.push_back(analyzed[i].vector);
-      page_xpaths.push_back(std::move(analyzed[i].xpaths));
-    }
-    site.pages.push_back({files[i], std::move(analyzed[i].url), analyzed[i].vector, sampled[i]});
-  }
-  if (site.pages.empty()) {
-    return absl::FailedPreconditionError(
-        "no page could be parsed" +
-        (site.errors.empty() ? std::string() : "; first error: " + site.errors[0].file + ": " + site.errors[0].error));
-  }
+  for (size_t p : sample_pages) sample_vectors.push_back(site.pages[p].vector);
   site.sample_size = sample_pages.size();
-
   const cluster::Clustering clustering = cluster::ClusterVectors(sample_vectors, options.cluster);
   for (size_t c = 0; c < clustering.clusters.size(); ++c) {
     SiteCluster sc;
@@ -139,6 +118,62 @@ absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files
     VERTEX_ASSIGN_OR_RETURN(sc.url_regex, urlpattern::InferUrlRegex(urls, options.url));
   }
   return site;
+}
+
+}  // namespace
+
+absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files,
+                                           const SiteClusterOptions& options) {
+  std::vector<bool> sampled(files.size(), false);
+  for (size_t i : cluster::SampleSite(files.size(), options.sample)) sampled[i] = true;
+  std::vector<Analyzed> analyzed = AnalyzeAll(files, sampled, options);
+
+  SiteClustering site;
+  std::vector<size_t> sample_pages;  // indices into site.pages
+  std::vector<sample::PageXPaths> page_xpaths;  // parallel to sample_pages
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!analyzed[i].ok) {
+      site.errors.push_back({files[i], std::move(analyzed[i].error)});
+      continue;
+    }
+    if (sampled[i]) {
+      sample_pages.push_back(site.pages.size());
+      page_xpaths.push_back(std::move(analyzed[i].xpaths));
+    }
+    site.pages.push_back({files[i], std::move(analyzed[i].url), analyzed[i].vector, sampled[i]});
+  }
+  if (site.pages.empty()) {
+    return absl::FailedPreconditionError(
+        "no page could be parsed" +
+        (site.errors.empty() ? std::string() : "; first error: " + site.errors[0].file + ": " + site.errors[0].error));
+  }
+  return Finish(std::move(site), sample_pages, std::move(page_xpaths), options);
+}
+
+absl::StatusOr<SiteClustering> ClusterKnownPages(std::vector<SitePage> pages, const XPathsOfPage& xpaths,
+                                                 const SiteClusterOptions& options) {
+  if (pages.empty()) return absl::FailedPreconditionError("no page to cluster");
+  std::vector<size_t> sample_pages = cluster::SampleSite(pages.size(), options.sample);
+  std::sort(sample_pages.begin(), sample_pages.end());
+  std::vector<absl::StatusOr<sample::PageXPaths>> results(sample_pages.size(), sample::PageXPaths{});
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < sample_pages.size();) results[i] = xpaths(sample_pages[i]);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < ThreadCount(options, sample_pages.size()); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  std::vector<sample::PageXPaths> page_xpaths;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].ok()) return results[i].status();
+    page_xpaths.push_back(*std::move(results[i]));
+  }
+  SiteClustering site;
+  site.pages = std::move(pages);
+  for (SitePage& p : site.pages) p.sampled = false;
+  for (size_t p : sample_pages) site.pages[p].sampled = true;
+  return Finish(std::move(site), sample_pages, std::move(page_xpaths), options);
 }
 
 }  // namespace vertex::site

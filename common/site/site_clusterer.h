@@ -12,6 +12,7 @@
 #define VERTEX_COMMON_SITE_SITE_CLUSTERER_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,19 @@ struct SiteClustering {
 // cannot be inferred (its status).
 absl::StatusOr<SiteClustering> ClusterSite(const std::vector<std::string>& files,
                                            const SiteClusterOptions& options);
+
+// Algorithm 2's XPaths of page `index` of the pages being clustered. Called
+// from several threads at once.
+using XPathsOfPage = std::function<absl::StatusOr<sample::PageXPaths>(size_t index)>;
+
+// Clusters pages analysed earlier (their URL and shingle vector known, e.g.
+// stored when they were added to a sample): samples them, clusters the
+// sample, assigns every page, infers URL regexes and chooses annotation
+// samples, asking `xpaths` for the XPaths of each sampled page (on
+// options.threads threads). Fails with the first error of `xpaths`, or
+// FailedPrecondition when `pages` is empty. `file` fields are kept as given.
+absl::StatusOr<SiteClustering> ClusterKnownPages(std::vector<SitePage> pages, const XPathsOfPage& xpaths,
+                                                 const SiteClusterOptions& options);
 
 }  // namespace vertex::site
 

@@ -600,6 +600,8 @@ absl::StatusOr<std::vector<uint32_t>> KvRuleStore::PutSamplePages(const std::str
   for (const v1::SamplePage& page : pages) {
     auto [it, added] = index_of.emplace(page.url(), static_cast<uint32_t>(state.urls_size()));
     if (added) state.add_urls(page.url());
+    while (state.vectors_size() < state.urls_size()) state.add_vectors();
+    state.set_vectors(static_cast<int>(it->second), page.shingle_vector());
     indices.push_back(it->second);
     VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, it->second), page));
   }

@@ -148,7 +148,8 @@ class RuleStore {
                                 int64_t version) = 0;
 
   // Adds `pages` to the site's sample: a page whose URL is in the sample
-  // replaces that page, others are appended. Returns each page's index in
+  // replaces that page, others are appended; SampleState.vectors gets each
+  // page's shingle_vector. Returns each page's index in
   // SampleState.urls. One write. NotFound when the site is not registered;
   // InvalidArgument naming the page for an empty URL.
   virtual absl::StatusOr<std::vector<uint32_t>> PutSamplePages(const std::string& site,

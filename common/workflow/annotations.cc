@@ -12,28 +12,35 @@ absl::Status LineError(std::string_view source, int line, std::string_view what)
   return absl::InvalidArgumentError(absl::StrCat(std::string(source), ":", line, ": ", std::string(what)));
 }
 
+
 absl::StatusOr<v1::Annotation> ParseLine(std::string_view text, std::string_view source, int line) {
   v1::Annotation a;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   const auto status = google::protobuf::util::JsonStringToMessage(std::string(text), &a, options);
   if (!status.ok()) return LineError(source, line, "bad annotation: " + std::string(status.message()));
-  if (a.file().empty() && a.url().empty()) return LineError(source, line, "no \"file\" (or \"url\")");
-  if (a.attribute().empty()) return LineError(source, line, "no \"attribute\"");
+  absl::StatusOr<v1::Annotation> normalized = NormalizeAnnotation(std::move(a));
+  if (!normalized.ok()) return LineError(source, line, std::string(normalized.status().message()));
+  return normalized;
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Annotation> NormalizeAnnotation(v1::Annotation a) {
+  if (a.file().empty() && a.url().empty()) return absl::InvalidArgumentError("no \"file\" (or \"url\")");
+  if (a.attribute().empty()) return absl::InvalidArgumentError("no \"attribute\"");
   const bool has_values = !a.value().empty() || a.values_size() > 0;
   const int given = has_values + !a.xpath().empty() + a.absent();
   if (given != 1) {
-    return LineError(source, line, "give exactly one of \"value\"/\"values\", \"xpath\" or \"absent\"");
+    return absl::InvalidArgumentError("give exactly one of \"value\"/\"values\", \"xpath\" or \"absent\"");
   }
   for (const std::string& v : a.values()) {
-    if (v.empty()) return LineError(source, line, "an empty value");
+    if (v.empty()) return absl::InvalidArgumentError("an empty value");
   }
   if (!a.value().empty()) a.add_values(a.value());
   a.clear_value();
   return a;
 }
-
-}  // namespace
 
 absl::StatusOr<std::vector<SourcedAnnotation>> ParseAnnotations(std::string_view text, std::string_view source) {
   std::vector<SourcedAnnotation> out;

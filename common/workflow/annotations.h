@@ -27,6 +27,11 @@ struct SourcedAnnotation {
   int line = 0;               // first line it came from (1-based)
 };
 
+// `a` checked and normalized (`value` moved into `values`): InvalidArgument
+// for no file/url or no attribute, none or more than one of
+// value(s)/xpath/absent, or an empty value.
+absl::StatusOr<v1::Annotation> NormalizeAnnotation(v1::Annotation a);
+
 // InvalidArgument naming `source` and the line for: malformed JSON or an
 // unknown field (protobuf's message), no file/url or no attribute, none or
 // more than one of value(s)/xpath/absent, or a page+attribute given values

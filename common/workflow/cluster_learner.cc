@@ -8,8 +8,8 @@
 
 namespace vertex::workflow {
 
-PagePool::PagePool(const site::SiteClustering& clustering, html::ParseOptions options)
-    : clustering_(clustering), parser_(options) {}
+PagePool::PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader)
+    : clustering_(clustering), parser_(options), loader_(std::move(loader)) {}
 
 absl::StatusOr<const html::Page*> PagePool::Page(size_t index) {
   if (index >= clustering_.pages.size()) {
@@ -18,7 +18,8 @@ absl::StatusOr<const html::Page*> PagePool::Page(size_t index) {
   auto it = entries_.find(index);
   if (it != entries_.end()) return &*it->second->page;
   const std::string& file = clustering_.pages[index].file;
-  absl::StatusOr<site::PageFile> read = site::ReadPageFile(file, parser_.options().max_page_bytes);
+  absl::StatusOr<site::PageFile> read =
+      loader_ ? loader_(index) : site::ReadPageFile(file, parser_.options().max_page_bytes);
   if (!read.ok()) return read.status();
   absl::StatusOr<html::Page> page = parser_.Parse(read->bytes, read->url);
   if (!page.ok()) return absl::Status(page.status().code(), file + ": " + std::string(page.status().message()));

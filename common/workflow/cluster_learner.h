@@ -13,6 +13,7 @@
 #ifndef VERTEX_COMMON_WORKFLOW_CLUSTER_LEARNER_H_
 #define VERTEX_COMMON_WORKFLOW_CLUSTER_LEARNER_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,10 +31,14 @@
 
 namespace vertex::workflow {
 
+// Where a PagePool gets page `index` of its clustering from, when not from
+// the file clustering.pages[index].file.
+using PageLoader = std::function<absl::StatusOr<site::PageFile>(size_t index)>;
+
 // The pages of a clustering, read and parsed on first use and kept.
 class PagePool {
  public:
-  PagePool(const site::SiteClustering& clustering, html::ParseOptions options);
+  PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader = nullptr);
 
   // The parsed page clustering.pages[index]. The file's read or parse error
   // (naming the file) when it fails; OutOfRange for a bad index.
@@ -48,6 +53,7 @@ class PagePool {
   };
   const site::SiteClustering& clustering_;
   html::Parser parser_;
+  PageLoader loader_;
   std::map<size_t, std::unique_ptr<Entry>> entries_;
 };
 

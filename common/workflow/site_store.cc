@@ -33,21 +33,17 @@ absl::Status RegisterSite(store::RuleStore& store, const std::string& site, cons
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
-                                                       const schema::CompiledSchema& schema,
-                                                       const site::SiteClustering& clustering) {
-  VERTEX_RETURN_IF_ERROR(RegisterSite(store, site, schema));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store.ClustersOfSite(site));
+ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,
+                                   const site::SiteClustering& clustering) {
   std::map<std::string, size_t> by_signature;
   std::set<std::string> used;
   for (size_t i = 0; i < stored.size(); ++i) {
     by_signature.emplace(stored[i].signature(), i);
     used.insert(stored[i].cluster_id());
   }
-  std::vector<std::string> ids;
+  ClusterAssignment out;
   std::set<size_t> kept;
   int next = 0;
-  std::vector<v1::ClusterRecord> records;
   for (const site::SiteCluster& c : clustering.clusters) {
     v1::ClusterRecord r;
     auto it = by_signature.find(c.signature.ToText());
@@ -63,14 +59,23 @@ absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, 
     r.set_signature(c.signature.ToText());
     r.set_url_regex(c.url_regex);
     r.set_importance(c.importance);
-    ids.push_back(r.cluster_id());
-    records.push_back(std::move(r));
+    out.ids.push_back(r.cluster_id());
+    out.records.push_back(std::move(r));
   }
   for (size_t i = 0; i < stored.size(); ++i) {
-    if (!kept.count(i)) records.push_back(stored[i]);
+    if (!kept.count(i)) out.records.push_back(stored[i]);
   }
-  VERTEX_RETURN_IF_ERROR(store.PutClusters(site, records));
-  return ids;
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
+                                                       const schema::CompiledSchema& schema,
+                                                       const site::SiteClustering& clustering) {
+  VERTEX_RETURN_IF_ERROR(RegisterSite(store, site, schema));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store.ClustersOfSite(site));
+  ClusterAssignment assigned = AssignClusterIds(site, stored, clustering);
+  VERTEX_RETURN_IF_ERROR(store.PutClusters(site, assigned.records));
+  return assigned.ids;
 }
 
 absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site) {

@@ -17,6 +17,20 @@
 
 namespace vertex::workflow {
 
+struct ClusterAssignment {
+  // The id of each of clustering.clusters.
+  std::vector<std::string> ids;
+  // The site's cluster records: those of clustering.clusters (their
+  // signature, URL regex and importance set), then the stored ones the
+  // clustering does not reproduce.
+  std::vector<v1::ClusterRecord> records;
+};
+
+// A cluster whose masked signature equals a stored cluster's keeps that
+// cluster's record (id, rules, editor state); others get new ids "c<n>".
+ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,
+                                   const site::SiteClustering& clustering);
+
 // Registers `site` with `schema` (replacing the schema of a registered
 // site) and stores the clusters of `clustering`. A cluster whose masked
 // signature equals a stored cluster's keeps that cluster's id (and rules);

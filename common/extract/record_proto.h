@@ -1,0 +1,27 @@
+// The engine's record (site_extractor.h) as the ExtractionService's
+// message, and back: the services answer with it and vertexctl prints it
+// with RecordToJson whichever way it ran, so the JSON is the same offline
+// and online.
+//
+// Thread-safety: pure functions.
+#ifndef VERTEX_COMMON_EXTRACT_RECORD_PROTO_H_
+#define VERTEX_COMMON_EXTRACT_RECORD_PROTO_H_
+
+#include <string>
+
+#include "common/extract/site_extractor.h"
+#include "vertex/v1/extraction.pb.h"
+
+namespace vertex::extract {
+
+// `record` of a page of `site`. Method, score, candidates and winners are
+// filled only with `details`.
+v1::ExtractedRecord RecordToProto(const Record& record, const std::string& site, bool details);
+
+// The inverse of RecordToProto (parsed is true unless NO_URL_MATCH; an
+// unknown status reads as NO_URL_MATCH).
+Record RecordFromProto(const v1::ExtractedRecord& proto);
+
+}  // namespace vertex::extract
+
+#endif  // VERTEX_COMMON_EXTRACT_RECORD_PROTO_H_

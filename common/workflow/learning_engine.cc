@@ -1,0 +1,359 @@
+#include "common/workflow/learning_engine.h"
+
+#include <chrono>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/extract/record_proto.h"
+#include "common/extract/xslt_export.h"
+#include "common/learn/rule_learner.h"
+#include "common/sample/annotation_sample.h"
+#include "common/schema/schema.h"
+#include "common/store/keys.h"
+#include "common/util/status_macros.h"
+#include "common/workflow/annotations.h"
+#include "common/workflow/site_store.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace vertex::workflow {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+v1::ClusterSummary Summary(const v1::ClusterRecord& r, uint32_t pages) {
+  v1::ClusterSummary s;
+  s.set_cluster_id(r.cluster_id());
+  s.set_signature(r.signature());
+  s.set_url_regex(r.url_regex());
+  s.set_importance(r.importance());
+  s.set_pages(pages);
+  s.set_current_version(r.current_version());
+  s.set_latest_version(r.latest_version());
+  s.set_state(r.editor().state());
+  return s;
+}
+
+const v1::SampleCluster* FindSampleCluster(const v1::SampleState& state, const std::string& id) {
+  for (const v1::SampleCluster& c : state.clusters()) {
+    if (c.cluster_id() == id) return &c;
+  }
+  return nullptr;
+}
+
+// Algorithm 2's picks of a cluster never annotated, as tasks.
+std::vector<v1::AnnotationTask> SampleTasks(const v1::ClusterRecord& r, const v1::SampleCluster& c,
+                                            const v1::SampleState& state) {
+  std::vector<v1::AnnotationTask> tasks;
+  for (int i = 0; i < c.annotation_order_size(); ++i) {
+    v1::AnnotationTask t;
+    t.set_site(r.site());
+    t.set_cluster_id(r.cluster_id());
+    t.set_url(state.urls(static_cast<int>(c.annotation_order(i))));
+    t.set_rank(i + 1);
+    t.set_importance(r.importance());
+    const double weight = i < c.added_weight_size() ? c.added_weight(i) : 0;
+    t.set_reason(absl::StrFormat("Algorithm 2 pick %d of %d: adds %.1f to the informative XPath weight covered",
+                                 i + 1, c.annotation_order_size(), weight));
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+v1::SampleCluster ToSampleCluster(const site::SiteCluster& c, const std::string& id) {
+  v1::SampleCluster out;
+  out.set_cluster_id(id);
+  for (size_t p : c.pages) out.add_pages(static_cast<uint32_t>(p));
+  for (const site::AnnotationPick& pick : c.annotation_sample) {
+    out.add_annotation_order(static_cast<uint32_t>(pick.page));
+    out.add_added_weight(pick.added_weight);
+  }
+  return out;
+}
+
+// The stored pages as a clustering with the one cluster `c` (id 0).
+absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, const v1::ClusterRecord& record,
+                                                 const v1::SampleCluster& c) {
+  site::SiteClustering view;
+  for (int i = 0; i < state.urls_size(); ++i) view.pages.push_back({state.urls(i), state.urls(i), {}, false});
+  site::SiteCluster sc;
+  VERTEX_ASSIGN_OR_RETURN(sc.signature, shingle::MaskedVector::Parse(record.signature()));
+  sc.importance = record.importance();
+  sc.url_regex = record.url_regex();
+  sc.pages.assign(c.pages().begin(), c.pages().end());
+  for (int i = 0; i < c.annotation_order_size(); ++i) {
+    sc.annotation_sample.push_back({c.annotation_order(i), i < c.added_weight_size() ? c.added_weight(i) : 0});
+  }
+  view.clusters.push_back(std::move(sc));
+  return view;
+}
+
+PageLoader StoreLoader(const store::RuleStore* store, const std::string& site) {
+  return [store, site](size_t index) -> absl::StatusOr<site::PageFile> {
+    VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store->GetSamplePage(site, static_cast<uint32_t>(index)));
+    return site::PageFile{page.url(), page.url(), page.html()};
+  };
+}
+
+absl::StatusOr<schema::CompiledSchema> SchemaOf(const store::RuleStore& store, const std::string& site) {
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
+  return schema::CompiledSchema::FromProto(record.schema());
+}
+
+}  // namespace
+
+LearningEngine::LearningEngine(store::RuleStore* store, LearningEngineOptions options,
+                               std::function<void(const std::string&)> on_write)
+    : store_(store), options_(std::move(options)), on_write_(std::move(on_write)) {}
+
+absl::StatusOr<site::SiteClustering> LearningEngine::ClusterViewForLearn(const v1::SampleState& state,
+                                                                         const v1::ClusterRecord& record,
+                                                                         const v1::SampleCluster& c) {
+  return ClusterView(state, record, c);
+}
+
+PageLoader LearningEngine::LoaderForLearn(const std::string& site) const { return StoreLoader(store_, site); }
+
+absl::Mutex* LearningEngine::SiteLock(const std::string& site) {
+  absl::MutexLock lock(&locks_mu_);
+  std::unique_ptr<absl::Mutex>& mu = locks_[site];
+  if (mu == nullptr) mu = std::make_unique<absl::Mutex>();
+  return mu.get();
+}
+
+void LearningEngine::Notify(const std::string& site) const {
+  if (on_write_) on_write_(site);
+}
+
+absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::RegisterSiteRequest& request) {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromProto(request.schema());
+  if (!schema.ok()) {
+    return absl::InvalidArgumentError("schema: " + std::string(schema.status().message()));
+  }
+  {
+    absl::MutexLock lock(SiteLock(request.site()));
+    absl::StatusOr<v1::SiteRecord> stored = store_->GetSite(request.site());
+    if (!stored.ok() && !absl::IsNotFound(stored.status())) return stored.status();
+    v1::SiteRecord record = stored.ok() ? *stored : v1::SiteRecord();
+    record.set_site(request.site());
+    if (!stored.ok()) record.set_created_unix_ms(NowMs());
+    *record.mutable_schema() = request.schema();
+    record.set_updated_unix_ms(NowMs());
+    VERTEX_RETURN_IF_ERROR(store_->PutSite(record));
+  }
+  Notify(request.site());
+  v1::RegisterSiteResponse response;
+  VERTEX_ASSIGN_OR_RETURN(*response.mutable_site(), store_->GetSite(request.site()));
+  response.set_created(response.site().created_unix_ms() == response.site().updated_unix_ms());
+  return response;
+}
+
+absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const v1::AddSamplePagesRequest& request) {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  if (request.pages_size() > static_cast<int>(options_.max_pages_per_call)) {
+    return absl::InvalidArgumentError(absl::StrCat("pages: ", request.pages_size(), " pages in one call; at most ",
+                                                   options_.max_pages_per_call));
+  }
+  v1::AddSamplePagesResponse response;
+  std::vector<v1::SamplePage> pages;
+  html::Parser parser(options_.cluster.parse);
+  for (int i = 0; i < request.pages_size(); ++i) {
+    const v1::Page& p = request.pages(i);
+    if (p.url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
+    shingle::Shingler shingler;
+    absl::StatusOr<html::Page> parsed = parser.Parse(p.html(), p.url(), "", &shingler);
+    if (!parsed.ok()) {
+      v1::PageError* e = response.add_errors();
+      e->set_url(p.url());
+      e->set_error(std::string(parsed.status().message()));
+      continue;
+    }
+    const shingle::ShingleVector v = shingler.Finish();
+    v1::SamplePage page;
+    page.set_url(p.url());
+    page.set_html(p.html());
+    page.set_added_unix_ms(NowMs());
+    page.set_shingle_vector(std::string(v.begin(), v.end()));
+    pages.push_back(std::move(page));
+  }
+  absl::MutexLock lock(SiteLock(request.site()));
+  VERTEX_RETURN_IF_ERROR(store_->GetSite(request.site()).status());
+  if (!pages.empty()) VERTEX_RETURN_IF_ERROR(store_->PutSamplePages(request.site(), pages).status());
+  response.set_pages_added(static_cast<uint32_t>(pages.size()));
+  if (!request.defer_clustering()) {
+    VERTEX_ASSIGN_OR_RETURN(v1::AddSamplePagesResponse clustered, ClusterSample(request.site()));
+    response.MergeFrom(clustered);
+  }
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
+  response.set_sample_pages(static_cast<uint32_t>(state.urls_size()));
+  Notify(request.site());
+  return response;
+}
+
+absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const std::string& site_id) {
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(site_id));
+  if (state.urls_size() == 0) {
+    return absl::FailedPreconditionError("site \"" + site_id + "\" has no sample page to cluster: add pages first");
+  }
+  std::vector<site::SitePage> pages;
+  for (int i = 0; i < state.urls_size(); ++i) {
+    site::SitePage p{state.urls(i), state.urls(i), {}, false};
+    const std::string& v = i < state.vectors_size() ? state.vectors(i) : std::string();
+    if (v.size() != p.vector.size()) {
+      return absl::DataLossError(absl::StrCat("sample page #", i, " of site ", site_id, " has no shingle vector"));
+    }
+    std::copy(v.begin(), v.end(), p.vector.begin());
+    pages.push_back(std::move(p));
+  }
+  const PageLoader load = StoreLoader(store_, site_id);
+  const html::ParseOptions parse = options_.cluster.parse;
+  const site::XPathsOfPage xpaths = [&](size_t i) -> absl::StatusOr<sample::PageXPaths> {
+    VERTEX_ASSIGN_OR_RETURN(site::PageFile file, load(i));
+    html::Parser parser(parse);
+    VERTEX_ASSIGN_OR_RETURN(html::Page page, parser.Parse(file.bytes, file.url));
+    return sample::ExtractXPaths(page);
+  };
+  VERTEX_ASSIGN_OR_RETURN(site::SiteClustering clustering, site::ClusterKnownPages(pages, xpaths, options_.cluster));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store_->ClustersOfSite(site_id));
+  ClusterAssignment assigned = AssignClusterIds(site_id, stored, clustering);
+  state.clear_clusters();
+  state.clear_unassigned();
+  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
+    *state.add_clusters() = ToSampleCluster(clustering.clusters[c], assigned.ids[c]);
+    v1::ClusterRecord& record = assigned.records[c];
+    if (record.editor().annotations_size() == 0) {
+      record.mutable_editor()->clear_tasks();
+      for (v1::AnnotationTask& t : SampleTasks(record, state.clusters(static_cast<int>(c)), state)) {
+        *record.mutable_editor()->add_tasks() = std::move(t);
+      }
+    }
+  }
+  for (size_t p : clustering.unassigned) state.add_unassigned(static_cast<uint32_t>(p));
+  state.set_sample_size(static_cast<uint32_t>(clustering.sample_size));
+  state.set_clustered_unix_ms(NowMs());
+  VERTEX_RETURN_IF_ERROR(store_->PutSampleClustering(site_id, state, assigned.records));
+  v1::AddSamplePagesResponse response;
+  response.set_clustered(true);
+  response.set_unassigned_pages(static_cast<uint32_t>(clustering.unassigned.size()));
+  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
+    *response.add_clusters() =
+        Summary(assigned.records[c], static_cast<uint32_t>(clustering.clusters[c].pages.size()));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTasks(
+    const v1::GetAnnotationTasksRequest& request) const {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
+  if (state.clusters_size() == 0) {
+    return absl::FailedPreconditionError("the sample of site \"" + request.site() +
+                                         "\" was never clustered: add sample pages first");
+  }
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(request.site()));
+  const size_t max_pages = request.max_pages() > 0 ? request.max_pages() : options_.task_pages;
+  v1::GetAnnotationTasksResponse response;
+  bool found = request.cluster_id().empty();
+  for (const v1::ClusterRecord& c : clusters) {
+    if (!request.cluster_id().empty() && c.cluster_id() != request.cluster_id()) continue;
+    found = true;
+    if (FindSampleCluster(state, c.cluster_id()) == nullptr) continue;  // not in the current clustering
+    if (c.editor().state() == v1::DONE) {
+      response.add_done_clusters(c.cluster_id());
+      continue;
+    }
+    for (int i = 0; i < c.editor().tasks_size() && static_cast<size_t>(i) < max_pages; ++i) {
+      *response.add_tasks() = c.editor().tasks(i);
+    }
+  }
+  if (!found) {
+    return absl::NotFoundError("cluster \"" + request.cluster_id() + "\" of site \"" + request.site() + "\" not found");
+  }
+  if (request.include_html()) {
+    std::map<std::string, uint32_t> index_of;
+    for (int i = 0; i < state.urls_size(); ++i) index_of[state.urls(i)] = static_cast<uint32_t>(i);
+    for (const v1::AnnotationTask& t : response.tasks()) {
+      VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store_->GetSamplePage(request.site(), index_of[t.url()]));
+      v1::Page* out = response.add_pages();
+      out->set_url(page.url());
+      out->set_html(page.html());
+    }
+  }
+  return response;
+}
+
+absl::StatusOr<v1::GetRuleResponse> LearningEngine::GetRule(const v1::GetRuleRequest& request) const {
+  v1::GetRuleResponse response;
+  VERTEX_ASSIGN_OR_RETURN(*response.mutable_rule(),
+                          store_->GetRule(request.site(), request.cluster_id(), request.version()));
+  return response;
+}
+
+absl::StatusOr<v1::ListRulesResponse> LearningEngine::ListRules(const v1::ListRulesRequest& request) const {
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(request.site()));
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
+  v1::ListRulesResponse response;
+  response.set_site(site.site());
+  response.set_vertical(site.schema().vertical());
+  for (const v1::ClusterRecord& c : clusters) {
+    const v1::SampleCluster* sc = FindSampleCluster(state, c.cluster_id());
+    v1::ClusterRules* out = response.add_clusters();
+    *out->mutable_cluster() = Summary(c, sc == nullptr ? 0 : static_cast<uint32_t>(sc->pages_size()));
+    VERTEX_ASSIGN_OR_RETURN(std::vector<int64_t> versions, store_->ListRuleVersions(request.site(), c.cluster_id()));
+    for (int64_t v : versions) out->add_versions(v);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::ExportRuleResponse> LearningEngine::ExportRule(const v1::ExportRuleRequest& request) const {
+  VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store_->GetRule(request.site(), request.cluster_id(), request.version()));
+  v1::ExportRuleResponse response;
+  response.set_version(rule.version());
+  if (request.format() == v1::ExportRuleRequest::XSLT) {
+    VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, SchemaOf(*store_, request.site()));
+    VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::ExportXslt(rule, schema));
+    response.set_content_type("application/xslt+xml");
+    for (const v1::AttributeRule& a : rule.attributes()) {
+      if (a.method() == v1::AttributeRule::CLASSIFIER) {
+        response.add_notes(a.attribute() + ": picked by a classifier, which XSLT cannot express; not exported");
+      }
+    }
+    return response;
+  }
+  google::protobuf::util::JsonPrintOptions json;
+  json.add_whitespace = true;
+  json.preserve_proto_field_names = true;
+  const auto status = google::protobuf::util::MessageToJsonString(rule, response.mutable_content(), json);
+  if (!status.ok()) return absl::InternalError("cannot print the rule as JSON: " + std::string(status.message()));
+  response.set_content_type("application/json");
+  return response;
+}
+
+absl::StatusOr<v1::RollbackRuleResponse> LearningEngine::RollbackRule(const v1::RollbackRuleRequest& request) {
+  {
+    absl::MutexLock lock(SiteLock(request.site()));
+    VERTEX_RETURN_IF_ERROR(store_->Rollback(request.site(), request.cluster_id(), request.version()));
+  }
+  Notify(request.site());
+  v1::RollbackRuleResponse response;
+  VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord c, store_->GetCluster(request.site(), request.cluster_id()));
+  *response.mutable_cluster() = Summary(c, 0);
+  return response;
+}
+
+absl::StatusOr<v1::DeleteSiteResponse> LearningEngine::DeleteSite(const v1::DeleteSiteRequest& request) {
+  {
+    absl::MutexLock lock(SiteLock(request.site()));
+    VERTEX_RETURN_IF_ERROR(store_->DeleteSite(request.site()));
+  }
+  Notify(request.site());
+  return v1::DeleteSiteResponse();
+}
+
+}  // namespace vertex::workflow
