@@ -125,7 +125,29 @@ absl::StatusOr<size_t> ExtractionEngine::Refresh() {
   return changed;
 }
 
-absl::StatusOr<v1::ExtractResponse> ExtractionEngine::Extract(const v1::ExtractRequest& request) const {
+absl::StatusOr<v1::ExtractResponse> ExtractionEngine::Extract(const v1::ExtractRequest& request) {
+  return ExtractConst(request);
+}
+
+absl::StatusOr<std::vector<v1::ExtractResponse>> ExtractionEngine::ExtractMany(
+    const std::vector<v1::ExtractRequest>& requests) {
+  std::vector<v1::ExtractResponse> out;
+  for (const v1::ExtractRequest& request : requests) {
+    absl::StatusOr<v1::ExtractResponse> r = ExtractConst(request);
+    if (r.ok()) {
+      out.push_back(*std::move(r));
+      continue;
+    }
+    v1::ExtractResponse failed;
+    failed.set_id(request.id());
+    failed.set_error_code(static_cast<int32_t>(r.status().code()));
+    failed.set_error(std::string(r.status().message()));
+    out.push_back(std::move(failed));
+  }
+  return out;
+}
+
+absl::StatusOr<v1::ExtractResponse> ExtractionEngine::ExtractConst(const v1::ExtractRequest& request) const {
   if (request.url().empty()) return absl::InvalidArgumentError("url is empty: the page's URL is required");
   if (request.html().empty()) return absl::InvalidArgumentError("html is empty: the page's bytes are required");
   if (request.html().size() > options_.parse.max_page_bytes) {

@@ -21,6 +21,7 @@
 #include "common/extract/site_extractor.h"
 #include "common/html/page.h"
 #include "common/store/rule_store.h"
+#include "common/workflow/api.h"
 #include "vertex/v1/extraction.pb.h"
 
 namespace vertex::workflow {
@@ -30,7 +31,7 @@ struct ExtractionEngineOptions {
   html::ParseOptions parse;
 };
 
-class ExtractionEngine {
+class ExtractionEngine final : public ExtractionApi {
  public:
   // `store` must outlive the engine.
   ExtractionEngine(const store::RuleStore* store, ExtractionEngineOptions options);
@@ -43,7 +44,10 @@ class ExtractionEngine {
   // FailedPrecondition for a named site without rules. A request without
   // site tries the registered sites in order and answers NO_URL_MATCH when
   // no site's URL regexes match.
-  absl::StatusOr<v1::ExtractResponse> Extract(const v1::ExtractRequest& request) const;
+  absl::StatusOr<v1::ExtractResponse> Extract(const v1::ExtractRequest& request) override;
+  absl::StatusOr<v1::ExtractResponse> ExtractConst(const v1::ExtractRequest& request) const;
+  absl::StatusOr<std::vector<v1::ExtractResponse>> ExtractMany(
+      const std::vector<v1::ExtractRequest>& requests) override;
 
   // Re-reads every site seen so far (and the list of sites); recompiles
   // those whose schema or current rules changed and forgets deleted ones.

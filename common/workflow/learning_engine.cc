@@ -248,7 +248,7 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const s
 }
 
 absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTasks(
-    const v1::GetAnnotationTasksRequest& request) const {
+    const v1::GetAnnotationTasksRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
   if (state.clusters_size() == 0) {
@@ -287,14 +287,14 @@ absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTask
   return response;
 }
 
-absl::StatusOr<v1::GetRuleResponse> LearningEngine::GetRule(const v1::GetRuleRequest& request) const {
+absl::StatusOr<v1::GetRuleResponse> LearningEngine::GetRule(const v1::GetRuleRequest& request) {
   v1::GetRuleResponse response;
   VERTEX_ASSIGN_OR_RETURN(*response.mutable_rule(),
                           store_->GetRule(request.site(), request.cluster_id(), request.version()));
   return response;
 }
 
-absl::StatusOr<v1::ListRulesResponse> LearningEngine::ListRules(const v1::ListRulesRequest& request) const {
+absl::StatusOr<v1::ListRulesResponse> LearningEngine::ListRules(const v1::ListRulesRequest& request) {
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(request.site()));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
@@ -311,7 +311,7 @@ absl::StatusOr<v1::ListRulesResponse> LearningEngine::ListRules(const v1::ListRu
   return response;
 }
 
-absl::StatusOr<v1::ExportRuleResponse> LearningEngine::ExportRule(const v1::ExportRuleRequest& request) const {
+absl::StatusOr<v1::ExportRuleResponse> LearningEngine::ExportRule(const v1::ExportRuleRequest& request) {
   VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store_->GetRule(request.site(), request.cluster_id(), request.version()));
   v1::ExportRuleResponse response;
   response.set_version(rule.version());

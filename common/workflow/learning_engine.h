@@ -30,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "common/site/site_clusterer.h"
 #include "common/store/rule_store.h"
+#include "common/workflow/api.h"
 #include "common/workflow/cluster_learner.h"
 #include "vertex/v1/learning.pb.h"
 
@@ -47,22 +48,22 @@ struct LearningEngineOptions {
   size_t max_pages_per_call = 5000;
 };
 
-class LearningEngine {
+class LearningEngine final : public LearningApi {
  public:
   // `store` must outlive the engine.
   LearningEngine(store::RuleStore* store, LearningEngineOptions options,
                  std::function<void(const std::string& site)> on_write = nullptr);
 
-  absl::StatusOr<v1::RegisterSiteResponse> RegisterSite(const v1::RegisterSiteRequest& request);
-  absl::StatusOr<v1::AddSamplePagesResponse> AddSamplePages(const v1::AddSamplePagesRequest& request);
+  absl::StatusOr<v1::RegisterSiteResponse> RegisterSite(const v1::RegisterSiteRequest& request) override;
+  absl::StatusOr<v1::AddSamplePagesResponse> AddSamplePages(const v1::AddSamplePagesRequest& request) override;
   absl::StatusOr<v1::GetAnnotationTasksResponse> GetAnnotationTasks(
-      const v1::GetAnnotationTasksRequest& request) const;
-  absl::StatusOr<v1::LearnResponse> Learn(const v1::LearnRequest& request);
-  absl::StatusOr<v1::GetRuleResponse> GetRule(const v1::GetRuleRequest& request) const;
-  absl::StatusOr<v1::ListRulesResponse> ListRules(const v1::ListRulesRequest& request) const;
-  absl::StatusOr<v1::ExportRuleResponse> ExportRule(const v1::ExportRuleRequest& request) const;
-  absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request);
-  absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request);
+      const v1::GetAnnotationTasksRequest& request) override;
+  absl::StatusOr<v1::LearnResponse> Learn(const v1::LearnRequest& request) override;
+  absl::StatusOr<v1::GetRuleResponse> GetRule(const v1::GetRuleRequest& request) override;
+  absl::StatusOr<v1::ListRulesResponse> ListRules(const v1::ListRulesRequest& request) override;
+  absl::StatusOr<v1::ExportRuleResponse> ExportRule(const v1::ExportRuleRequest& request) override;
+  absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request) override;
+  absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
 
