@@ -1,0 +1,210 @@
+#include "common/workflow/api_editor.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_format.h"
+#include "common/site/page_file.h"
+#include "common/util/status_macros.h"
+#include "common/workflow/simulated_editor.h"
+
+namespace vertex::workflow {
+namespace {
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Consecutive ranges [begin, end) of `pages` within the batch limits.
+std::vector<std::pair<size_t, size_t>> Batches(const std::vector<ClientPage>& pages, const ApiRunOptions& o) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t begin = 0, bytes = 0;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    const bool full = i - begin >= o.batch_pages || (i > begin && bytes + pages[i].bytes.size() > o.batch_bytes);
+    if (full) {
+      out.emplace_back(begin, i);
+      begin = i;
+      bytes = 0;
+    }
+    bytes += pages[i].bytes.size();
+  }
+  if (begin < pages.size()) out.emplace_back(begin, pages.size());
+  return out;
+}
+
+absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std::string& site,
+                                                    const std::vector<ClientPage>& pages, const ApiRunOptions& o) {
+  v1::AddSamplePagesResponse last;
+  const auto batches = Batches(pages, o);
+  for (size_t b = 0; b < batches.size(); ++b) {
+    v1::AddSamplePagesRequest request;
+    request.set_site(site);
+    request.set_defer_clustering(b + 1 < batches.size());
+    for (size_t i = batches[b].first; i < batches[b].second; ++i) {
+      v1::Page* p = request.add_pages();
+      p->set_url(pages[i].url);
+      p->set_html(pages[i].bytes);
+    }
+    VERTEX_ASSIGN_OR_RETURN(last, api.AddSamplePages(request));
+  }
+  return last;
+}
+
+// The editor's annotations of one page, or none when the truth does not
+// know it.
+absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchema& schema,
+                                                     const eval::GroundTruth& truth, const ClientPage& page,
+                                                     html::Parser& parser) {
+  VERTEX_ASSIGN_OR_RETURN(html::Page parsed, parser.Parse(page.bytes, page.url));
+  std::vector<v1::Annotation> out;
+  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed)) {
+    v1::Annotation p;
+    p.set_url(page.url);
+    p.set_attribute(a.attribute);
+    for (const std::string& v : a.values) p.add_values(v);
+    if (a.values.empty()) p.set_absent(true);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Annotates cluster `cluster` page by page as the tasks ask, learning after
+// each; the last Learn response, or nullopt when no page could be annotated.
+absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
+    LearningApi& api, const std::string& site, const std::string& cluster, const schema::CompiledSchema& schema,
+    const eval::GroundTruth& truth, const std::map<std::string, const ClientPage*>& by_url, html::Parser& parser,
+    const ApiRunOptions& o, size_t* annotated) {
+  std::optional<v1::LearnResponse> last;
+  std::set<std::string> tried;
+  for (size_t done = 0; done < o.max_pages;) {
+    v1::GetAnnotationTasksRequest ask;
+    ask.set_site(site);
+    ask.set_cluster_id(cluster);
+    ask.set_max_pages(20);
+    VERTEX_ASSIGN_OR_RETURN(v1::GetAnnotationTasksResponse tasks, api.GetAnnotationTasks(ask));
+    std::vector<v1::Annotation> annotations;
+    for (const v1::AnnotationTask& t : tasks.tasks()) {
+      if (!tried.insert(t.url()).second) continue;
+      auto page = by_url.find(t.url());
+      if (page == by_url.end()) continue;
+      VERTEX_ASSIGN_OR_RETURN(annotations, Annotate(schema, truth, *page->second, parser));
+      if (!annotations.empty()) break;
+    }
+    if (annotations.empty()) break;  // no task page the editor knows
+    v1::LearnRequest learn;
+    learn.set_site(site);
+    learn.set_cluster_id(cluster);
+    learn.mutable_annotations()->Assign(annotations.begin(), annotations.end());
+    VERTEX_ASSIGN_OR_RETURN(last, api.Learn(learn));
+    ++done;
+    ++*annotated;
+    if (!last->needs_more_pages()) break;
+  }
+  return last;
+}
+
+absl::Status Extract(ExtractionApi& api, const std::string& site, const std::vector<ClientPage>& pages,
+                     const ApiRunOptions& o, ApiRunReport* report) {
+  for (const auto& [begin, end] : Batches(pages, o)) {
+    std::vector<v1::ExtractRequest> requests;
+    for (size_t i = begin; i < end; ++i) {
+      v1::ExtractRequest r;
+      r.set_site(site);
+      r.set_url(pages[i].url);
+      r.set_html(pages[i].bytes);
+      r.set_id(std::to_string(i));
+      requests.push_back(std::move(r));
+    }
+    VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractResponse> responses, api.ExtractMany(requests));
+    for (v1::ExtractResponse& r : responses) report->records.push_back(std::move(r));
+  }
+  return absl::OkStatus();
+}
+
+void Score(const schema::CompiledSchema& schema, const eval::GroundTruth& truth,
+           const std::vector<ClientPage>& pages, ApiRunReport* report) {
+  for (size_t i = 0; i < pages.size() && i < report->records.size(); ++i) {
+    auto known = truth.pages.find(eval::PageIdOfFile(pages[i].file));
+    if (known == truth.pages.end()) continue;
+    std::map<std::string, std::vector<std::string>> extracted;
+    for (const v1::ExtractedAttribute& a : report->records[i].record().attributes()) {
+      extracted[a.attribute()].assign(a.values().begin(), a.values().end());
+    }
+    for (size_t k = 0; k < schema.size(); ++k) {
+      const std::string& name = schema.attribute(k).name();
+      auto t = known->second.find(name);
+      if (t == known->second.end()) continue;
+      report->scorer.Add(name, extracted[name], t->second);
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ClientPage>> ReadClientPages(const std::vector<std::string>& paths,
+                                                        size_t max_page_bytes) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(paths));
+  std::vector<ClientPage> pages;
+  for (const std::string& f : files) {
+    VERTEX_ASSIGN_OR_RETURN(site::PageFile file, site::ReadPageFile(f, max_page_bytes));
+    pages.push_back({file.path, file.url, std::move(file.bytes)});
+  }
+  return pages;
+}
+
+absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, ExtractionApi& extraction,
+                                               const std::string& site, const schema::CompiledSchema& schema,
+                                               const std::vector<ClientPage>& pages, const eval::GroundTruth& truth,
+                                               const ApiRunOptions& options) {
+  ApiRunReport report;
+  auto t = std::chrono::steady_clock::now();
+  v1::RegisterSiteRequest reg;
+  reg.set_site(site);
+  *reg.mutable_schema() = schema.proto();
+  VERTEX_RETURN_IF_ERROR(learning.RegisterSite(reg).status());
+  VERTEX_ASSIGN_OR_RETURN(report.sample, AddPages(learning, site, pages, options));
+  std::map<std::string, const ClientPage*> by_url;
+  for (const ClientPage& p : pages) by_url.emplace(p.url, &p);
+  html::Parser parser(options.parse);
+  for (const v1::ClusterSummary& c : report.sample.clusters()) {
+    VERTEX_ASSIGN_OR_RETURN(std::optional<v1::LearnResponse> learnt,
+                            AnnotateCluster(learning, site, c.cluster_id(), schema, truth, by_url, parser, options,
+                                            &report.pages_annotated));
+    if (!learnt) continue;
+    report.clusters_with_rule += learnt->version() > 0;
+    report.learnt.push_back(*std::move(learnt));
+  }
+  report.learn_seconds = Since(t);
+  t = std::chrono::steady_clock::now();
+  VERTEX_RETURN_IF_ERROR(Extract(extraction, site, pages, options, &report));
+  report.extract_seconds = Since(t);
+  Score(schema, truth, pages, &report);
+  return report;
+}
+
+std::string FormatRunReport(const std::string& site, const schema::CompiledSchema& schema,
+                            const ApiRunReport& report) {
+  size_t ok = 0, failed = 0;
+  for (const v1::ExtractResponse& r : report.records) {
+    if (r.error_code() != 0) {
+      ++failed;
+    } else if (r.record().status() == v1::ExtractedRecord::OK || r.record().status() == v1::ExtractedRecord::PARTIAL) {
+      ++ok;
+    }
+  }
+  std::string out = absl::StrFormat(
+      "%s (%s): %d cluster(s); the editor annotated %zu page(s), %zu cluster(s) got a rule, in %.2f s\n"
+      "extracted %zu pages in %.2f s (%.0f pages/s): %zu records of this vertical, %zu errors\n",
+      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.clusters_with_rule,
+      report.learn_seconds, report.records.size(), report.extract_seconds,
+      report.extract_seconds > 0 ? report.records.size() / report.extract_seconds : 0.0, ok, failed);
+  absl::StrAppendFormat(&out, "  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");
+  for (const auto& [name, s] : report.scorer.scores()) {
+    absl::StrAppendFormat(&out, "  %-18s %9.4f %9.4f %9.4f %8zu\n", name, s.precision(), s.recall(), s.f1(),
+                          s.truth_values);
+  }
+  return out;
+}
+
+}  // namespace vertex::workflow
