@@ -24,6 +24,7 @@ PACKAGES=(
   libgumbo-dev libxml2-dev libre2-dev libabsl-dev
   libprotobuf-dev protobuf-compiler librocksdb-dev
   libgtest-dev libgmock-dev libbenchmark-dev xsltproc
+  libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
   docker-compose
 )
 
