@@ -1,0 +1,92 @@
+#include "services/learning/learning_service.h"
+
+#include "services/server/handler.h"
+
+namespace vertex::server {
+namespace {
+
+std::string Ids(const std::string& site, const std::string& cluster = "") {
+  return cluster.empty() ? "site=" + site : "site=" + site + " cluster=" + cluster;
+}
+
+}  // namespace
+
+LearningServiceImpl::LearningServiceImpl(workflow::LearningEngine* engine, ChangeHub* hub, std::string token)
+    : engine_(engine), hub_(hub), token_(std::move(token)) {}
+
+grpc::Status LearningServiceImpl::RegisterSite(grpc::ServerContext* context, const v1::RegisterSiteRequest* request,
+                                               v1::RegisterSiteResponse* response) {
+  return Handle(*context, "RegisterSite", Ids(request->site()), true, token_,
+                [&] { return engine_->RegisterSite(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::AddSamplePages(grpc::ServerContext* context,
+                                                 const v1::AddSamplePagesRequest* request,
+                                                 v1::AddSamplePagesResponse* response) {
+  return Handle(*context, "AddSamplePages", Ids(request->site()), true, token_,
+                [&] { return engine_->AddSamplePages(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::GetAnnotationTasks(grpc::ServerContext* context,
+                                                     const v1::GetAnnotationTasksRequest* request,
+                                                     v1::GetAnnotationTasksResponse* response) {
+  return Handle(*context, "GetAnnotationTasks", Ids(request->site(), request->cluster_id()), false, token_,
+                [&] { return engine_->GetAnnotationTasks(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::Learn(grpc::ServerContext* context, const v1::LearnRequest* request,
+                                        v1::LearnResponse* response) {
+  return Handle(*context, "Learn", Ids(request->site(), request->cluster_id()), true, token_,
+                [&] { return engine_->Learn(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::GetRule(grpc::ServerContext* context, const v1::GetRuleRequest* request,
+                                          v1::GetRuleResponse* response) {
+  return Handle(*context, "GetRule", Ids(request->site(), request->cluster_id()), false, token_,
+                [&] { return engine_->GetRule(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::ListRules(grpc::ServerContext* context, const v1::ListRulesRequest* request,
+                                            v1::ListRulesResponse* response) {
+  return Handle(*context, "ListRules", Ids(request->site()), false, token_,
+                [&] { return engine_->ListRules(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::ExportRule(grpc::ServerContext* context, const v1::ExportRuleRequest* request,
+                                             v1::ExportRuleResponse* response) {
+  return Handle(*context, "ExportRule", Ids(request->site(), request->cluster_id()), false, token_,
+                [&] { return engine_->ExportRule(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::RollbackRule(grpc::ServerContext* context, const v1::RollbackRuleRequest* request,
+                                               v1::RollbackRuleResponse* response) {
+  return Handle(*context, "RollbackRule", Ids(request->site(), request->cluster_id()), true, token_,
+                [&] { return engine_->RollbackRule(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::DeleteSite(grpc::ServerContext* context, const v1::DeleteSiteRequest* request,
+                                             v1::DeleteSiteResponse* response) {
+  return Handle(*context, "DeleteSite", Ids(request->site()), true, token_,
+                [&] { return engine_->DeleteSite(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,
+                                             grpc::ServerWriter<v1::StoreChange>* writer) {
+  ChangeHub::Change change = hub_->Latest();
+  v1::StoreChange message;
+  message.set_sequence(change.sequence);
+  if (!writer->Write(message)) return grpc::Status::OK;
+  uint64_t seen = change.sequence;
+  while (!context->IsCancelled()) {
+    change = hub_->WaitAfter(seen, std::chrono::milliseconds(500));
+    if (change.closed) return grpc::Status::OK;
+    if (change.sequence == seen) continue;
+    seen = change.sequence;
+    message.set_sequence(change.sequence);
+    message.set_site(change.site);
+    if (!writer->Write(message)) return grpc::Status::OK;
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace vertex::server

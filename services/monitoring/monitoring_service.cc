@@ -1,0 +1,15 @@
+#include "services/monitoring/monitoring_service.h"
+
+#include "services/server/handler.h"
+
+namespace vertex::server {
+
+MonitoringServiceImpl::MonitoringServiceImpl(workflow::MonitorEngine* engine) : engine_(engine) {}
+
+grpc::Status MonitoringServiceImpl::Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
+                                            v1::MonitorResponse* response) {
+  return Handle(*context, "Monitor", "site=" + request->site(), false, "",
+                [&] { return engine_->Monitor(*request); }, response);
+}
+
+}  // namespace vertex::server

@@ -1,0 +1,111 @@
+#include "services/server/server_main.h"
+
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "common/util/status_macros.h"
+#include "services/common/credentials.h"
+#include "services/common/logging.h"
+#include "spdlog/spdlog.h"
+
+namespace vertex::server {
+
+std::vector<cli::FlagSpec> StoreFlagSpecs() {
+  return {
+      {"store", "DIR", "the RocksDB rule store directory (default vertex-store)"},
+      {"max-page-bytes", "N", "refuse pages larger than N bytes: RESOURCE_EXHAUSTED (default 8388608)"},
+      {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+  };
+}
+
+std::vector<cli::FlagSpec> ReaderFlagSpecs() {
+  return {
+      {"secondary-dir", "DIR", "this reader's own RocksDB secondary files (default: a new temporary directory)"},
+      {"learning-server", "ADDR", "the learning service (the store's writer): follow its store changes"},
+      {"learning-tls-ca", "FILE", "CA certificate of the learning service, when it serves TLS"},
+      {"catch-up-ms", "N", "catch up with the writer at least every N ms (default 500)"},
+  };
+}
+
+absl::StatusOr<std::optional<ServerArgs>> ParseServerArgs(int argc, char** argv, const std::string& name,
+                                                          const std::string& usage,
+                                                          const std::string& default_listen,
+                                                          const std::vector<cli::FlagSpec>& extra) {
+  std::vector<cli::FlagSpec> specs = rpc::ServerFlagSpecs(default_listen);
+  specs.insert(specs.end(), extra.begin(), extra.end());
+  std::vector<cli::FlagSpec> with_help = specs;
+  with_help.push_back({"help", "", "show this help"});
+  VERTEX_ASSIGN_OR_RETURN(cli::ParsedArgs args,
+                          cli::ParseArgs(std::vector<std::string>(argv + 1, argv + argc), with_help));
+  if (args.Has("help")) {
+    std::cout << "usage: " << name << " [flags]\n\n"
+              << usage << "\nflags (each also read from the environment variable shown):\n"
+              << cli::FlagHelp(specs, "VERTEX_") << cli::FlagHelp({with_help.back()});
+    return std::nullopt;
+  }
+  if (!args.positional.empty()) return absl::InvalidArgumentError("unexpected argument " + args.positional[0]);
+  VERTEX_RETURN_IF_ERROR(cli::ApplyEnvironment(specs, "VERTEX_", &args));
+  ServerArgs out;
+  VERTEX_ASSIGN_OR_RETURN(out.config, rpc::ServerConfigFromArgs(args, default_listen));
+  VERTEX_RETURN_IF_ERROR(rpc::SetUpLogging(out.config.log_format, out.config.log_level, name));
+  out.args = std::move(args);
+  return out;
+}
+
+absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& args) {
+  html::ParseOptions o;
+  VERTEX_ASSIGN_OR_RETURN(int64_t bytes, args.Int("max-page-bytes", static_cast<int64_t>(o.max_page_bytes), 1,
+                                                  int64_t{1} << 30));
+  VERTEX_ASSIGN_OR_RETURN(int64_t depth, args.Int("max-depth", o.max_depth, 1, 100000));
+  o.max_page_bytes = static_cast<size_t>(bytes);
+  o.max_depth = static_cast<int>(depth);
+  return o;
+}
+
+std::string StoreDir(const cli::ParsedArgs& args) { return args.String("store", "vertex-store"); }
+
+absl::StatusOr<std::shared_ptr<store::RocksDbKv>> OpenReader(const cli::ParsedArgs& args, int wait_seconds) {
+  std::string secondary = args.String("secondary-dir", "");
+  if (secondary.empty()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "vertex-secondary-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) return absl::InternalError("cannot create a temporary --secondary-dir");
+    secondary = pattern;
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(wait_seconds);
+  for (bool logged = false;;) {
+    absl::StatusOr<std::unique_ptr<store::RocksDbKv>> kv = store::RocksDbKv::OpenSecondary(StoreDir(args), secondary);
+    if (kv.ok()) {
+      spdlog::info("reading the rule store {} as a RocksDB secondary (files in {})", StoreDir(args), secondary);
+      return std::shared_ptr<store::RocksDbKv>(*std::move(kv));
+    }
+    if (!absl::IsNotFound(kv.status()) || std::chrono::steady_clock::now() > until) return kv.status();
+    if (!logged) spdlog::info("waiting up to {} s for the learning service to create the store {}", wait_seconds,
+                              StoreDir(args));
+    logged = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}
+
+absl::StatusOr<std::unique_ptr<ChangeWatcher>> WatchLearningServer(const cli::ParsedArgs& args,
+                                                                   StoreFollower* follower) {
+  if (!args.Has("learning-server")) return nullptr;
+  VERTEX_ASSIGN_OR_RETURN(rpc::ClientTls tls, rpc::ReadClientTls(args.String("learning-tls-ca", ""), "", ""));
+  VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ChannelCredentials> creds, rpc::MakeChannelCredentials(tls));
+  auto channel = rpc::MakeChannel(args.String("learning-server", ""), creds, 4 << 20);
+  spdlog::info("following the store changes of the learning service at {}", args.String("learning-server", ""));
+  return std::make_unique<ChangeWatcher>(channel, [follower] { follower->Poke(); });
+}
+
+int Main(const std::string& name, const std::function<absl::Status()>& main_body) {
+  const absl::Status s = main_body();
+  if (s.ok()) return 0;
+  spdlog::error("{}: {}", name, s.ToString());
+  return 1;
+}
+
+}  // namespace vertex::server

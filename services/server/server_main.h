@@ -1,0 +1,67 @@
+// What the mains of vertex-learning, vertex-extraction, vertex-monitoring
+// and vertexd share: flags (the common server flags of services/common plus
+// each binary's own, every one also read from VERTEX_<NAME>), --help,
+// logging, the page limits, and opening the rule store as its writer or as
+// a RocksDB secondary.
+//
+// Thread-safety: called from main's thread.
+#ifndef VERTEX_SERVICES_SERVER_SERVER_MAIN_H_
+#define VERTEX_SERVICES_SERVER_SERVER_MAIN_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/html/page.h"
+#include "common/store/rocksdb_kv.h"
+#include "common/store/rule_store.h"
+#include "services/common/flags.h"
+#include "services/common/server_config.h"
+#include "services/server/store_follower.h"
+
+namespace vertex::server {
+
+struct ServerArgs {
+  rpc::ServerConfig config;
+  cli::ParsedArgs args;
+};
+
+// The flags every server with a store takes: --store, --max-page-bytes,
+// --max-depth.
+std::vector<cli::FlagSpec> StoreFlagSpecs();
+// The flags of a reader of the store: --secondary-dir, --learning-server,
+// --learning-tls-ca, --catch-up-ms.
+std::vector<cli::FlagSpec> ReaderFlagSpecs();
+
+// Parses argv against the server flags and `extra`, environment included,
+// and sets up logging for `name`. nullopt when --help was printed (exit 0).
+// Errors name the flag.
+absl::StatusOr<std::optional<ServerArgs>> ParseServerArgs(int argc, char** argv, const std::string& name,
+                                                          const std::string& usage,
+                                                          const std::string& default_listen,
+                                                          const std::vector<cli::FlagSpec>& extra);
+
+// --max-page-bytes and --max-depth.
+absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& args);
+
+// The store directory (--store, default "vertex-store").
+std::string StoreDir(const cli::ParsedArgs& args);
+
+// Opens --store as the reader of another process's store: a RocksDB
+// secondary in --secondary-dir (default: a new temporary directory),
+// waiting up to `wait_seconds` for the writer to create the store.
+absl::StatusOr<std::shared_ptr<store::RocksDbKv>> OpenReader(const cli::ParsedArgs& args, int wait_seconds);
+
+// Follows the learning service's store changes when --learning-server is
+// given (nullptr otherwise), poking `follower` on each.
+absl::StatusOr<std::unique_ptr<ChangeWatcher>> WatchLearningServer(const cli::ParsedArgs& args,
+                                                                   StoreFollower* follower);
+
+// Runs `main_body` and turns an error into a logged message and exit code 1.
+int Main(const std::string& name, const std::function<absl::Status()>& main_body);
+
+}  // namespace vertex::server
+
+#endif  // VERTEX_SERVICES_SERVER_SERVER_MAIN_H_

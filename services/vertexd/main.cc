@@ -1,0 +1,62 @@
+// vertexd: the embedded default. The learning, extraction and monitoring
+// services in one process, over one rule store, on one port.
+#include "common/util/status_macros.h"
+#include "common/workflow/extraction_engine.h"
+#include "common/workflow/learning_engine.h"
+#include "common/workflow/monitor_engine.h"
+#include "services/common/server_runner.h"
+#include "services/extraction/extraction_service.h"
+#include "services/learning/learning_service.h"
+#include "services/monitoring/monitoring_service.h"
+#include "services/server/server_main.h"
+#include "spdlog/spdlog.h"
+
+namespace vertex::server {
+namespace {
+
+constexpr char kUsage[] =
+    "vertexd, the embedded default of Vertex: the learning, extraction and monitoring services\n"
+    "(vertex.v1.LearningService, ExtractionService, MonitoringService) in one process, over one RocksDB\n"
+    "rule store (--store; created when missing), on one port. A rule Learn stores is used by the next\n"
+    "Extract call. Write RPCs need `authorization: Bearer TOKEN` when --auth-token is set.\n"
+    "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
+
+absl::Status Run(int argc, char** argv) {
+  VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed,
+                          ParseServerArgs(argc, argv, "vertexd", kUsage, "127.0.0.1:7070", StoreFlagSpecs()));
+  if (!parsed) return absl::OkStatus();
+  VERTEX_ASSIGN_OR_RETURN(html::ParseOptions parse, ParseOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(StoreDir(parsed->args)));
+  spdlog::info("rule store {} opened for writing", StoreDir(parsed->args));
+  workflow::ExtractionEngine extraction(store.get(), {parse});
+  workflow::MonitorEngine monitor(store.get(), {parse});
+  ChangeHub hub;
+  workflow::LearningEngineOptions options;
+  options.cluster.parse = parse;
+  workflow::LearningEngine learning(store.get(), options, [&](const std::string& site) {
+    if (absl::StatusOr<size_t> r = extraction.Refresh(); !r.ok()) {
+      spdlog::warn("reloading rules after a write to {} failed: {}", site, r.status().ToString());
+    }
+    hub.Publish(site);
+  });
+  LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
+  ExtractionServiceImpl extraction_service(&extraction);
+  MonitoringServiceImpl monitoring_service(&monitor);
+  VERTEX_ASSIGN_OR_RETURN(
+      std::unique_ptr<rpc::ServerRunner> runner,
+      rpc::ServerRunner::Start(parsed->config, {&learning_service, &extraction_service, &monitoring_service}));
+  runner->OnShutdown([&hub] { hub.Close(); });
+  return runner->Wait([&] {
+    store.reset();
+    spdlog::info("rule store closed");
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace
+}  // namespace vertex::server
+
+int main(int argc, char** argv) {
+  if (!vertex::rpc::BlockShutdownSignals().ok()) return 1;
+  return vertex::server::Main("vertexd", [&] { return vertex::server::Run(argc, argv); });
+}
