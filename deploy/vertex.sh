@@ -79,6 +79,46 @@ case "$cmd" in
     exec ctest --output-on-failure -j "$JOBS" "$@"
     ;;
   bench)
+    if [ "${1:-}" = "load" ]; then
+      # bench load [SWDE_DIR]: learn SWDE booksamillion into a temporary store (load_gen setup),
+      # serve it with vertexd on a free loopback port, run load_gen sweep against it (peak stream
+      # throughput vs the in-process 2-thread rate; unary p99 at half of peak), stop vertexd.
+      build --target load_gen vertexd
+      swde="${2:-$ROOT/../shared/data/swde}"
+      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
+        echo "vertex: bench load: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
+        exit 0
+      fi
+      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_load.XXXXXX")"
+      vertexd_pid=""
+      trap 'if [ -n "$vertexd_pid" ]; then kill -TERM "$vertexd_pid" 2>/dev/null; wait "$vertexd_pid" 2>/dev/null; fi; rm -rf "$tmp"' EXIT
+      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
+        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json"
+      "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/port" --store "$tmp/store" \
+        2>"$tmp/vertexd.log" &
+      vertexd_pid=$!
+      for _ in $(seq 1 300); do
+        [ -s "$tmp/port" ] && break
+        kill -0 "$vertexd_pid" 2>/dev/null || break
+        sleep 0.1
+      done
+      if [ ! -s "$tmp/port" ]; then
+        cat "$tmp/vertexd.log" >&2
+        echo "vertex: bench load: vertexd did not write its port file" >&2
+        exit 1
+      fi
+      status=0
+      "$BUILD/bench/load_gen" sweep --server "127.0.0.1:$(cat "$tmp/port")" --site booksamillion \
+        --pages "$swde/book/booksamillion" --store "$tmp/store" --server-pid "$vertexd_pid" || status=$?
+      kill -TERM "$vertexd_pid"
+      if ! wait "$vertexd_pid"; then
+        cat "$tmp/vertexd.log" >&2
+        echo "vertex: bench load: vertexd did not stop cleanly on SIGTERM" >&2
+        status=1
+      fi
+      vertexd_pid=""
+      exit "$status"
+    fi
     build --target parse_bench extract_bench learn_bench
     case "${1:-}" in
       parse|extract|learn)
