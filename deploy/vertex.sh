@@ -3,7 +3,7 @@
 # packages the build needs (only those missing; quiet when none are), builds
 # incrementally into build/, then runs what was asked.
 #
-#   bash deploy/vertex.sh demo [vertexctl demo flags]   generate the demo site and cluster it
+#   bash deploy/vertex.sh demo [vertexctl demo flags]   start vertexd on loopback, run the demo site through it, stop it
 #   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, learn
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
@@ -25,7 +25,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler librocksdb-dev
   libgtest-dev libgmock-dev libbenchmark-dev xsltproc
   libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
-  docker-compose
+  docker-compose python3-yaml
 )
 
 usage() {
@@ -66,12 +66,43 @@ build() {
   cmake --build "$BUILD" -j "$JOBS" "$@" | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
 }
 
+# Starts vertexd on a free loopback port over a new store, runs
+# `vertexctl demo --server` against it with the given flags, then stops it
+# with SIGTERM (it drains and closes the store) and removes the store.
+run_demo() {
+  local work pid port status=0
+  work="$(mktemp -d "${TMPDIR:-/tmp}/vertex-quickstart.XXXXXX")"
+  "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$work/port" --store "$work/store" \
+    2>"$work/vertexd.log" &
+  pid=$!
+  for _ in $(seq 1 100); do
+    [ -s "$work/port" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ ! -s "$work/port" ]; then
+    echo "vertex: vertexd did not start:" >&2
+    cat "$work/vertexd.log" >&2
+    kill "$pid" 2>/dev/null || true
+    rm -rf "$work"
+    exit 1
+  fi
+  port="$(cat "$work/port")"
+  echo "vertexd is serving on 127.0.0.1:$port (store $work/store; log $work/vertexd.log)"
+  "$BUILD/services/vertexctl/vertexctl" demo --server "127.0.0.1:$port" "$@" || status=$?
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  echo "vertexd stopped: $(tail -n 1 "$work/vertexd.log")"
+  rm -rf "$work"
+  return "$status"
+}
+
 cmd="${1:-help}"
 shift || true
 case "$cmd" in
   demo)
-    build --target vertexctl
-    exec "$BUILD/services/vertexctl/vertexctl" demo "$@"
+    build --target vertexctl vertexd
+    run_demo "$@"
     ;;
   test)
     build
