@@ -89,7 +89,9 @@ grpc::Status Say(const std::shared_ptr<grpc::Channel>& channel, const std::strin
   AddBearerToken(&context, token);
   test::EchoReply reply;
   grpc::Status status = stub->Say(&context, request, &reply);
-  if (status.ok()) EXPECT_EQ(reply.text(), request.text());
+  if (status.ok()) {
+    EXPECT_EQ(reply.text(), request.text());
+  }
   return status;
 }
 
