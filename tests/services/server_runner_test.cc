@@ -183,6 +183,26 @@ TEST(ServerRunner, RequestBeforeWaitAndOnDrainedErrorIsReturned) {
   EXPECT_EQ(status, absl::DataLossError("flush failed"));
 }
 
+TEST(ServerRunner, OnShutdownRunsOnceBeforeTheDrainAndOnDrained) {
+  EchoService echo;
+  std::unique_ptr<ServerRunner> runner = StartOrDie(LoopbackConfig(), &echo);
+  ASSERT_NE(runner, nullptr);
+  auto channel = InsecureChannel(*runner);
+  std::vector<std::string> events;
+  runner->OnShutdown([&] {
+    // Health already says NOT_SERVING; the server still answers.
+    events.push_back("on_shutdown:" + CheckHealth(channel, "", In(seconds(10))).value_or("error"));
+  });
+  runner->RequestShutdown();
+  EXPECT_TRUE(runner
+                  ->Wait([&] {
+                    events.push_back("on_drained");
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(events, (std::vector<std::string>{"on_shutdown:NOT_SERVING", "on_drained"}));
+}
+
 TEST(ServerRunner, SigtermShutsDown) {
   ASSERT_TRUE(kSignalsBlocked);
   EchoService echo;
