@@ -1,19 +1,25 @@
 // vertexctl subcommands. Each takes the arguments after its name, writes
 // its result to stdout and errors to stderr, and returns the exit code:
-// 0 success, 1 failure, 2 usage error.
+// 0 success, 1 failure, 2 usage error (monitor: 0 OK, 2 CHANGED, 1 error).
+// The commands over the rule store run offline (--store) or online
+// (--server) through the same workflow APIs (backend.h).
 //
 // Thread-safety: run from main only.
 #ifndef VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
 #define VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
+#include "common/workflow/api.h"
+#include "common/workflow/learning_engine.h"
 #include "services/common/flags.h"
+#include "vertex/v1/learning.pb.h"
 
 namespace vertex::cli {
 
@@ -24,17 +30,42 @@ int RunLearn(const std::vector<std::string>& args);
 int RunExtract(const std::vector<std::string>& args);
 int RunRules(const std::vector<std::string>& args);
 int RunEvalSwde(const std::vector<std::string>& args);
+int RunSite(const std::vector<std::string>& args);
+int RunTasks(const std::vector<std::string>& args);
+int RunHealth(const std::vector<std::string>& args);
+int RunMonitor(const std::vector<std::string>& args);
+
+// What AddSamplePagesInBatches sent and got back.
+struct AddedPages {
+  // The calls' responses merged: pages_added summed, errors concatenated,
+  // the rest (sample size, clusters) from the last call.
+  v1::AddSamplePagesResponse response;
+  // (path, URL) of every page file sent, in order.
+  std::vector<std::pair<std::string, std::string>> files;
+};
+
+// Adds the page `files` to the sample of `site` in batches of at most 200
+// pages and about 32 MB, every call but the last with defer_clustering (the
+// last too with `defer_all`). Errors: a file's read error (naming it), or
+// the first failed call's.
+absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
+                                                   const std::vector<std::string>& files, bool defer_all);
 
 // Learns the rules of the site in `pages_dir` with an editor simulated from
 // the ground truth in `truth_dir` (eval-swde's method), extracts every page
 // and prints a per-attribute precision/recall table to stdout.
-absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::string& truth_dir,
-                                  const std::string& site, const schema::CompiledSchema& schema);
+absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::string& truth_dir, const std::string& site,
+                                  const schema::CompiledSchema& schema);
 
 // The clustering flags (`vertexctl cluster --help`), shared by the commands
 // that cluster a sample, and the options they give ("help" not included).
 const std::vector<FlagSpec>& ClusterFlags();
 absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& args);
+
+// The flags that set an in-process LearningEngine's options (--store only):
+// ClusterFlags() without help, and --unannotated. Their options.
+std::vector<FlagSpec> OfflineLearningFlags();
+absl::StatusOr<workflow::LearningEngineOptions> LearningOptionsFromFlags(const ParsedArgs& args);
 
 // Prints "vertexctl <command>: <message>" to stderr and returns the exit
 // code for `status` (2 for InvalidArgument, else 1).

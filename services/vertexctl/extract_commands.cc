@@ -1,39 +1,46 @@
-// vertexctl extract | rules: extraction with a site's stored rules, and the
-// rules themselves, offline, on a local store directory.
+// vertexctl extract: records of page files with a site's current rules,
+// offline or online (backend.h), through ExtractionApi::ExtractMany.
 #include <iostream>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "common/extract/record_proto.h"
 #include "common/extract/site_extractor.h"
-#include "common/extract/xslt_export.h"
-#include "common/schema/schema.h"
 #include "common/site/page_file.h"
-#include "common/store/rule_store.h"
 #include "common/util/json_writer.h"
 #include "common/util/status_macros.h"
-#include "common/workflow/batch_extract.h"
-#include "common/workflow/site_store.h"
-#include "google/protobuf/util/json_util.h"
+#include "services/vertexctl/backend.h"
 #include "services/vertexctl/commands.h"
-#include "services/common/flags.h"
 
 namespace vertex::cli {
 namespace {
 
-const std::vector<FlagSpec>& ExtractFlags() {
+const std::vector<FlagSpec>& OfflineExtractFlags() {
   static const std::vector<FlagSpec> kFlags = {
-      {"store", "DIR", "the rule store directory (written by vertexctl learn)"},
-      {"site", "NAME", "the site whose rules to apply"},
-      {"details", "", "add per-attribute method, score and candidate count"},
       {"threads", "N", "extraction threads (default: one per core)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
-      {"help", "", "show this help"},
   };
   return kFlags;
 }
 
+std::vector<FlagSpec> ExtractFlags() {
+  std::vector<FlagSpec> flags = {
+      StoreFlag("the rule store directory (written by vertexctl learn)"),
+      {"site", "NAME", "the site whose rules to apply"},
+      {"details", "", "add per-attribute method, score and candidate count"},
+  };
+  for (FlagSpec f : ServerFlags("the extraction service")) {
+    if (f.name == "timeout") f.help = "--server: deadline of each batch, per 1000 pages (default 60, at least that)";
+    flags.push_back(f);
+  }
+  for (const FlagSpec& f : OfflineExtractFlags()) flags.push_back(f);
+  flags.push_back({"help", "", "show this help"});
+  return flags;
+}
+
 constexpr char kExtractUsage[] =
-    "usage: vertexctl extract --store DIR --site SITE [flags] PAGE_DIR_OR_FILE...\n"
+    "usage: vertexctl extract --site SITE (--store DIR | --server HOST:PORT) [flags] PAGE_DIR_OR_FILE...\n"
     "\n"
     "Extracts a record from every page with the site's current rules (Vertex IV-A rule\n"
     "matching: URL regexes first, then shingle-signature cover, then importance) and prints\n"
@@ -41,158 +48,143 @@ constexpr char kExtractUsage[] =
     "  {\"file\",\"url\",\"status\",\"cluster\",\"rule_version\",\"attributes\":{\"name\":[\"value\",...]}}\n"
     "status: OK; PARTIAL (a mandatory attribute has no value); NO_URL_MATCH (no rule's URL\n"
     "regex matches; the page is not parsed); NO_SHINGLE_MATCH (no matching rule's signature\n"
-    "covers the page); ERROR (the page could not be read or parsed: \"error\" says why).\n"
-    "Exit status 1 when any page is an ERROR.\n"
+    "covers the page); ERROR (the page could not be read, or extraction refused it: \"error\"\n"
+    "says why, e.g. an empty page, or one over the size or nesting limit).\n"
+    "A page file's URL is taken from a <base href=\"...\"> on its first line, else file:// and\n"
+    "its absolute path. Pages go in batches of at most 512 pages and 64 MB (online: over one\n"
+    "ExtractStream call each). Exit status 1 when any page is an ERROR; when the site is not\n"
+    "registered or has no rule, the command stops with that error on stderr (exit 1).\n"
+    "\n";
+
+constexpr char kExtractFlagsHeader[] =
+    "--threads, --max-page-bytes and --max-depth apply with --store only (a server uses its own).\n"
     "\n"
     "flags:\n";
 
-std::string ErrorLine(const workflow::FileRecord& r) {
+// One page file of a batch: its request, or why it could not be read.
+struct Slot {
+  std::string file, url;
+  absl::Status read_error;
+};
+
+std::string ErrorLine(const std::string& file, const std::string& url, const absl::Status& error) {
   util::JsonWriter w;
-  w.BeginObject().Key("file").String(r.file).Key("url").String(r.url).Key("status").String("ERROR");
-  w.Key("error").String(r.record.status().ToString()).EndObject();
+  w.BeginObject().Key("file").String(file).Key("url").String(url).Key("status").String("ERROR");
+  w.Key("error").String(error.ToString()).EndObject();
   return w.Release();
 }
 
-absl::Status Extract(const ParsedArgs& a, bool* any_error) {
-  for (const char* required : {"store", "site"}) {
-    if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
+absl::Status ResponseError(const v1::ExtractResponse& r) {
+  return absl::Status(static_cast<absl::StatusCode>(r.error_code()), r.error());
+}
+
+// Whether a per-page error is about the site rather than the page: the site
+// is not registered or has no rule (ExtractionService's NOT_FOUND and
+// FAILED_PRECONDITION).
+bool IsSiteError(const v1::ExtractResponse& r) {
+  return r.error_code() == static_cast<int32_t>(absl::StatusCode::kNotFound) ||
+         r.error_code() == static_cast<int32_t>(absl::StatusCode::kFailedPrecondition);
+}
+
+struct ExtractSettings {
+  std::string site;
+  bool details = false;
+  size_t max_file_bytes = 0;
+};
+
+// Extracts and prints one batch; returns whether any page failed.
+absl::StatusOr<bool> ExtractBatch(workflow::ExtractionApi& api, const std::vector<Slot>& slots,
+                                  const std::vector<v1::ExtractRequest>& requests, const ExtractSettings& settings) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractResponse> responses, api.ExtractMany(requests));
+  for (const v1::ExtractResponse& r : responses) {
+    if (IsSiteError(r)) return ResponseError(r);
   }
+  bool any_error = false;
+  size_t next = 0;
+  for (const Slot& slot : slots) {
+    if (!slot.read_error.ok()) {
+      any_error = true;
+      std::cout << ErrorLine(slot.file, slot.url, slot.read_error) << "\n";
+      continue;
+    }
+    const v1::ExtractResponse& r = responses[next++];
+    if (r.error_code() != 0) {
+      any_error = true;
+      std::cout << ErrorLine(slot.file, slot.url, ResponseError(r)) << "\n";
+      continue;
+    }
+    std::cout << extract::RecordToJson(extract::RecordFromProto(r.record()), slot.file, settings.details) << "\n";
+  }
+  return any_error;
+}
+
+// Reads the files into batches of at most 512 pages and about 64 MB,
+// extracting and printing each; returns whether any page failed.
+absl::StatusOr<bool> ExtractFiles(workflow::ExtractionApi& api, const std::vector<std::string>& files,
+                                  const ExtractSettings& settings) {
+  constexpr size_t kMaxPages = 512, kMaxBytes = size_t{64} << 20;
+  bool any_error = false;
+  std::vector<Slot> slots;
+  std::vector<v1::ExtractRequest> requests;
+  size_t bytes = 0;
+  for (size_t i = 0; i <= files.size(); ++i) {
+    if (i == files.size() || slots.size() >= kMaxPages || bytes >= kMaxBytes) {
+      VERTEX_ASSIGN_OR_RETURN(const bool failed, ExtractBatch(api, slots, requests, settings));
+      any_error |= failed;
+      slots.clear();
+      requests.clear();
+      bytes = 0;
+      if (i == files.size()) break;
+    }
+    Slot& slot = slots.emplace_back(Slot{files[i], "", absl::OkStatus()});
+    absl::StatusOr<site::PageFile> page = site::ReadPageFile(files[i], settings.max_file_bytes);
+    if (!page.ok()) {
+      slot.read_error = page.status();
+      continue;
+    }
+    slot.url = page->url;
+    bytes += page->bytes.size();
+    v1::ExtractRequest& request = requests.emplace_back();
+    request.set_site(settings.site);
+    request.set_url(std::move(page->url));
+    request.set_html(std::move(page->bytes));
+    request.set_details(settings.details);
+  }
+  return any_error;
+}
+
+absl::StatusOr<bool> Extract(const ParsedArgs& a) {
+  VERTEX_ASSIGN_OR_RETURN(const bool online, IsOnline(a));
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
+  VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, OfflineExtractFlags()));
   if (a.positional.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
-  html::ParseOptions parse;
+  workflow::ExtractionEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(int64_t max_bytes, a.Int("max-page-bytes", 8 << 20, 1, int64_t{1} << 32));
   VERTEX_ASSIGN_OR_RETURN(int64_t max_depth, a.Int("max-depth", 512, 1, 100000));
   VERTEX_ASSIGN_OR_RETURN(int64_t threads, a.Int("threads", 0, 0, 256));
-  parse.max_page_bytes = static_cast<size_t>(max_bytes);
-  parse.max_depth = static_cast<int>(max_depth);
+  options.parse.max_page_bytes = static_cast<size_t>(max_bytes);
+  options.parse.max_depth = static_cast<int>(max_depth);
+  ExtractSettings settings{a.String("site", ""), a.Has("details"), options.parse.max_page_bytes};
+  if (online) settings.max_file_bytes = static_cast<size_t>(client::ConnectOptions().max_message_bytes);
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(a.positional));
-  store::StoreOptions options;
-  options.create_if_missing = false;
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store,
-                          store::OpenRocksDbStore(a.String("store", ""), options));
-  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, workflow::LoadSiteExtractor(*store, a.String("site", "")));
-  const bool details = a.Has("details");
-  constexpr size_t kBatch = 512;  // bounded memory, output in input order
-  for (size_t begin = 0; begin < files.size(); begin += kBatch) {
-    const std::vector<std::string> batch(files.begin() + begin, files.begin() + std::min(files.size(), begin + kBatch));
-    for (const workflow::FileRecord& r : workflow::ExtractFiles(extractor, batch, parse, static_cast<int>(threads))) {
-      *any_error |= !r.record.ok();
-      std::cout << (r.record.ok() ? extract::RecordToJson(*r.record, r.file, details) : ErrorLine(r)) << "\n";
-    }
-  }
-  return absl::OkStatus();
-}
-
-const std::vector<FlagSpec>& RulesFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"store", "DIR", "the rule store directory"},
-      {"site", "NAME", "the site"},
-      {"cluster", "ID", "export: the cluster whose rule to export"},
-      {"version", "N", "export: the rule version (default: the current one)"},
-      {"format", "F", "export: xslt or json (default json)"},
-      {"help", "", "show this help"},
-  };
-  return kFlags;
-}
-
-constexpr char kRulesUsage[] =
-    "usage: vertexctl rules list --store DIR --site SITE\n"
-    "       vertexctl rules export --store DIR --site SITE --cluster ID [--version N] --format xslt|json\n"
-    "\n"
-    "list: the site's clusters (signature, URL regex, importance, current and latest rule\n"
-    "version, every stored version) as JSON.\n"
-    "export: one rule as JSON (the protobuf JSON mapping of vertex.v1.Rule) or as an XSLT 1.0\n"
-    "stylesheet that, applied to a page's XHTML serialisation (e.g. with xsltproc), outputs\n"
-    "the record; attributes picked by a classifier are listed but not exported, and typed\n"
-    "regexes are given for the consumer to apply.\n"
-    "\n"
-    "flags:\n";
-
-absl::Status ListRules(const store::RuleStore& store, const std::string& site) {
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store.ClustersOfSite(site));
-  util::JsonWriter w;
-  w.BeginObject().Key("site").String(site).Key("clusters").BeginArray();
-  for (const v1::ClusterRecord& c : clusters) {
-    w.BeginObject().Key("id").String(c.cluster_id()).Key("signature").String(c.signature());
-    w.Key("url_regex").String(c.url_regex()).Key("importance").Int(c.importance());
-    w.Key("current_version").Int(c.current_version()).Key("latest_version").Int(c.latest_version());
-    VERTEX_ASSIGN_OR_RETURN(std::vector<int64_t> versions, store.ListRuleVersions(site, c.cluster_id()));
-    w.Key("versions").BeginArray();
-    for (int64_t v : versions) w.Int(v);
-    w.EndArray().EndObject();
-  }
-  w.EndArray().EndObject();
-  std::cout << w.str() << "\n";
-  return absl::OkStatus();
-}
-
-absl::Status ExportRule(const ParsedArgs& a, const store::RuleStore& store, const std::string& site) {
-  if (!a.Has("cluster")) return absl::InvalidArgumentError("--cluster is required");
-  const std::string format = a.String("format", "json");
-  if (format != "json" && format != "xslt") {
-    return absl::InvalidArgumentError("--format must be xslt or json, not \"" + format + "\"");
-  }
-  VERTEX_ASSIGN_OR_RETURN(int64_t version, a.Int("version", store::kCurrentVersion, 0, INT64_MAX));
-  VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store.GetRule(site, a.String("cluster", ""), version));
-  if (format == "json") {
-    std::string json;
-    google::protobuf::util::JsonPrintOptions options;
-    options.add_whitespace = true;
-    options.preserve_proto_field_names = true;
-    const auto status = google::protobuf::util::MessageToJsonString(rule, &json, options);
-    if (!status.ok()) return absl::InternalError(std::string(status.message()));
-    std::cout << json;
-    return absl::OkStatus();
-  }
-  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
-  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(record.schema()));
-  VERTEX_ASSIGN_OR_RETURN(std::string xslt, extract::ExportXslt(rule, schema));
-  std::cout << xslt;
-  return absl::OkStatus();
-}
-
-absl::Status Rules(const ParsedArgs& a) {
-  if (a.positional.size() != 1 || (a.positional[0] != "list" && a.positional[0] != "export")) {
-    return absl::InvalidArgumentError("give one subcommand: list or export (see --help)");
-  }
-  for (const char* required : {"store", "site"}) {
-    if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
-  }
-  const std::string format = a.String("format", "json");
-  if (format != "json" && format != "xslt") {
-    return absl::InvalidArgumentError("--format must be xslt or json, not \"" + format + "\"");
-  }
-  store::StoreOptions options;
-  options.create_if_missing = false;
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store,
-                          store::OpenRocksDbStore(a.String("store", ""), options));
-  const std::string site = a.String("site", "");
-  return a.positional[0] == "list" ? ListRules(*store, site) : ExportRule(a, *store, site);
+  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::ExtractionApi> backend,
+                          OpenExtraction(a, options, static_cast<int>(threads)));
+  return ExtractFiles(*backend.api, files, settings);
 }
 
 }  // namespace
 
 int RunExtract(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ExtractFlags());
+  const std::vector<FlagSpec> flags = ExtractFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
   if (parsed.ok() && parsed->Has("help")) {
-    std::cout << kExtractUsage << FlagHelp(ExtractFlags());
+    std::cout << kExtractUsage << BackendHelp("the extraction service") << kExtractFlagsHeader << FlagHelp(flags);
     return 0;
   }
   if (!parsed.ok()) return ReportError("extract", parsed.status());
-  bool any_error = false;
-  const absl::Status s = Extract(*parsed, &any_error);
-  if (!s.ok()) return ReportError("extract", s);
-  return any_error ? 1 : 0;
-}
-
-int RunRules(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, RulesFlags());
-  if (parsed.ok() && parsed->Has("help")) {
-    std::cout << kRulesUsage << FlagHelp(RulesFlags());
-    return 0;
-  }
-  if (!parsed.ok()) return ReportError("rules", parsed.status());
-  const absl::Status s = Rules(*parsed);
-  return s.ok() ? 0 : ReportError("rules", s);
+  const absl::StatusOr<bool> any_error = Extract(*parsed);
+  if (!any_error.ok()) return ReportError("extract", any_error.status());
+  return *any_error ? 1 : 0;
 }
 
 }  // namespace vertex::cli

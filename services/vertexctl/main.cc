@@ -1,5 +1,7 @@
-// vertexctl: the Vertex command-line tool. Offline, it runs the library on
-// pages in local files.
+// vertexctl: the Vertex command-line tool. Commands over a site's rules run
+// offline, on a local rule store (--store DIR), or online against the
+// Vertex services (--server HOST:PORT), printing the same either way; the
+// page-file tools (cluster, demo, gen-demo, eval-swde) run offline only.
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -12,18 +14,45 @@ namespace {
 constexpr char kUsage[] =
     "usage: vertexctl COMMAND [flags] [args]\n"
     "\n"
-    "Vertex learns extraction rules for template-generated web sites. Commands (offline,\n"
-    "on local page files):\n"
+    "Vertex learns extraction rules for template-generated web sites.\n"
+    "\n"
+    "Commands over a site's rules, offline on a rule store directory (--store DIR) or online\n"
+    "against a Vertex service (--server HOST:PORT, token from --token or $VERTEX_AUTH_TOKEN):\n"
+    "  site       register a site with its schema, add sample pages, or delete it (JSON)\n"
+    "  tasks      the pages to annotate next, per cluster (JSON)\n"
+    "  learn      register a site, add its sample pages and learn its rules from annotations (JSON)\n"
+    "  extract    extract records from pages with a site's current rules (JSON lines)\n"
+    "  rules      list a site's rules, get one, export it as JSON or XSLT, or roll back a version\n"
+    "  monitor    test fresh pages of a site for template changes (exit 2 when CHANGED)\n"
+    "\n"
+    "Online only:\n"
+    "  health     ask a server whether it is SERVING (for healthchecks and probes)\n"
+    "\n"
+    "Offline only, on local page files:\n"
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  demo       generate the demo site, cluster it, learn its rules (simulated editor), score them\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
-    "  learn      learn a site's rules from annotated sample pages into a store directory\n"
-    "  extract    extract records from pages with a site's stored rules (JSON lines)\n"
-    "  rules      list a site's rules, or export one as JSON or XSLT\n"
     "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
+    "\n"
     "  help       show this help\n"
     "\n"
     "Run 'vertexctl COMMAND --help' for a command's flags.\n";
+
+using Command = int (*)(const std::vector<std::string>&);
+
+struct NamedCommand {
+  const char* name;
+  Command run;
+};
+
+constexpr NamedCommand kCommands[] = {
+    {"site", vertex::cli::RunSite},          {"tasks", vertex::cli::RunTasks},
+    {"learn", vertex::cli::RunLearn},        {"extract", vertex::cli::RunExtract},
+    {"rules", vertex::cli::RunRules},        {"monitor", vertex::cli::RunMonitor},
+    {"health", vertex::cli::RunHealth},      {"cluster", vertex::cli::RunCluster},
+    {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
+    {"eval-swde", vertex::cli::RunEvalSwde},
+};
 
 }  // namespace
 
@@ -34,13 +63,9 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "cluster") return vertex::cli::RunCluster(args);
-  if (command == "demo") return vertex::cli::RunDemo(args);
-  if (command == "gen-demo") return vertex::cli::RunGenDemo(args);
-  if (command == "eval-swde") return vertex::cli::RunEvalSwde(args);
-  if (command == "learn") return vertex::cli::RunLearn(args);
-  if (command == "extract") return vertex::cli::RunExtract(args);
-  if (command == "rules") return vertex::cli::RunRules(args);
+  for (const NamedCommand& c : kCommands) {
+    if (command == c.name) return c.run(args);
+  }
   if (command == "help" || command == "--help" || command == "-h") {
     std::cout << kUsage;
     return 0;

@@ -1,5 +1,6 @@
-// Runs vertexctl learn / extract / rules / eval-swde as a user would, on a
-// generated demo site, and checks the errors bad input gets.
+// Runs vertexctl learn / extract / rules / site / tasks / eval-swde offline
+// (--store) as a user would, on a generated demo site, checks the errors bad
+// input gets, and that extract prints what the library computes.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,10 +9,16 @@
 #include <map>
 #include <string>
 
+#include "absl/strings/str_split.h"
 #include "common/eval/ground_truth.h"
 #include "common/eval/score.h"
+#include "common/extract/site_extractor.h"
+#include "common/site/page_file.h"
 #include "common/store/rule_store.h"
 #include "common/util/file.h"
+#include "common/util/json_writer.h"
+#include "common/workflow/batch_extract.h"
+#include "common/workflow/site_store.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -85,6 +92,21 @@ std::string LearnArgs(const std::string& store, const std::string& annotations) 
          " --annotations " + annotations + " --sample " + DemoSite().dir;
 }
 
+// Pages extraction must refuse or cannot match, in a directory.
+std::string BadPages() {
+  const std::string bad = Tmp("rules_cli_bad_pages");
+  fs::remove_all(bad);
+  fs::create_directories(bad);
+  const std::string base = "<base href=\"http://shop.vertex-demo.test/p/x-1.html\"/>\n";
+  std::string deep = base;
+  for (int i = 0; i < 100000; ++i) deep += "<div>";
+  EXPECT_TRUE(util::WriteFile(bad + "/a_empty.htm", "").ok());
+  EXPECT_TRUE(util::WriteFile(bad + "/b_binary.htm", base + "\xff\xfe<html>\x80\x81<body>x</body></html>").ok());
+  EXPECT_TRUE(util::WriteFile(bad + "/c_deep.htm", deep).ok());
+  EXPECT_TRUE(util::WriteFile(bad + "/d_local.htm", "<html><body><p>no base href</p></body></html>").ok());
+  return bad;
+}
+
 TEST(RulesCli, LearnExtractAndExport) {
   const Site& site = DemoSite();
   const std::string store = Tmp("rules_cli_store");
@@ -92,11 +114,27 @@ TEST(RulesCli, LearnExtractAndExport) {
   Result r = Vertexctl(LearnArgs(store, site.annotations));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   google::protobuf::Struct learnt = ParseJson(r.out);
+  EXPECT_EQ(learnt.fields().at("site").string_value(), "demo");
   const auto& clusters = learnt.fields().at("clusters").list_value().values();
-  int versions = 0;
-  for (const auto& c : clusters) versions += c.struct_value().fields().at("rule_version").number_value() > 0;
-  EXPECT_EQ(versions, 1) << r.out.substr(0, 500);
-  EXPECT_NE(r.out.find("\"needs_annotation\":[{\"cluster\""), std::string::npos);  // the other templates
+  EXPECT_EQ(clusters.size(), 4u);
+  int with_rule = 0;
+  for (const auto& c : clusters) with_rule += c.struct_value().fields().at("current_version").string_value() != "0";
+  EXPECT_EQ(with_rule, 1) << r.out.substr(0, 500);
+  const auto& calls = learnt.fields().at("learnt").list_value().values();
+  ASSERT_EQ(calls.size(), 1u);  // one cluster has annotated pages
+  const auto& call = calls[0].struct_value().fields();
+  const std::string cluster = call.at("cluster_id").string_value();
+  EXPECT_EQ(call.at("version").string_value(), "1");
+  EXPECT_EQ(call.at("rule").struct_value().fields().at("cluster_id").string_value(), cluster);
+  for (const auto& d : call.at("diagnostics").list_value().values()) {
+    EXPECT_TRUE(d.struct_value().fields().at("learnt").bool_value()) << r.out.substr(0, 2000);
+  }
+  EXPECT_EQ(call.at("annotated_urls").list_value().values().size(), 2u);
+  EXPECT_FALSE(call.at("preview").list_value().values().empty());
+  // The other templates need annotation: Algorithm 2's picks, by URL.
+  EXPECT_NE(r.out.find("\"needs_annotation\":[{\"site\":\"demo\",\"cluster_id\":\""), std::string::npos);
+  EXPECT_NE(r.out.find("Algorithm 2 pick 1"), std::string::npos);
+  EXPECT_NE(r.out.find("\"unassigned_pages\":0,\"errors\":[]}"), std::string::npos);
 
   r = Vertexctl("extract --store " + store + " --site demo " + site.dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -127,8 +165,14 @@ TEST(RulesCli, LearnExtractAndExport) {
   ASSERT_EQ(Vertexctl(LearnArgs(store, site.annotations)).exit_code, 0);
   r = Vertexctl("rules list --store " + store + " --site demo");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"current_version\":2,\"latest_version\":2,\"versions\":[1,2]"), std::string::npos) << r.out;
-  const std::string cluster = r.out.substr(r.out.find("\"id\":\"") + 6, 2);
+  EXPECT_NE(r.out.find("{\"site\":\"demo\",\"vertical\":\"product\",\"clusters\":[{\"cluster\":{\"cluster_id\":\"" +
+                       cluster + "\""),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"current_version\":\"2\",\"latest_version\":\"2\",\"state\":\"NEEDS_MORE_PAGES\"},"
+                       "\"versions\":[\"1\",\"2\"]"),
+            std::string::npos)
+      << r.out;
   r = Vertexctl("rules export --store " + store + " --site demo --cluster " + cluster + " --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(ParseJson(r.out).fields().at("version").string_value(), "2");
@@ -143,7 +187,8 @@ TEST(RulesCli, BadInputIsAClearError) {
   const std::string store = Tmp("rules_cli_bad_store");
   const std::string ann = Tmp("rules_cli_bad") + ".jsonl";
   const std::string schema = Tmp("rules_cli_schema") + ".json";
-  ASSERT_TRUE(util::WriteFile(schema, R"({"vertical": "x", "attributes": [{"name": "a", "regex": "(unclosed"}]})").ok());
+  ASSERT_TRUE(
+      util::WriteFile(schema, R"({"vertical": "x", "attributes": [{"name": "a", "regex": "(unclosed"}]})").ok());
   struct Case {
     std::string annotations;  // written to `ann` first, when not empty
     std::string args;
@@ -160,12 +205,18 @@ TEST(RulesCli, BadInputIsAClearError) {
       {"{\"file\": \"nope.htm\", \"attribute\": \"price\", \"value\": \"$1\"}", learn + ann, 2,
        "file nope.htm is not a page of the sample"},
       {"", learn + "/no/such/ann.jsonl", 1, "/no/such/ann.jsonl"},
-      {"", "learn --store " + store + " --site demo --sample " + site.dir + " --annotations " + ann + " --schema " +
-               schema, 2, "invalid regex"},
-      {"", "learn --site demo", 2, "--store is required"},
+      {"",
+       "learn --store " + store + " --site demo --sample " + site.dir + " --annotations " + ann + " --schema " + schema,
+       2, "invalid regex"},
+      {"", "learn --site demo", 2, "give either --store DIR (offline) or --server HOST:PORT (online)"},
+      {"", "learn --store " + store + " --site demo", 2, "--schema is required"},
       {"", "extract --store /no/such/store --site demo " + site.dir, 1, "/no/such/store"},
-      {"", "rules export --store " + store + " --site demo --cluster c0 --format pdf", 2, "--format must be xslt or json"},
-      {"", "rules frob --store " + store + " --site demo", 2, "list or export"},
+      {"", "rules export --store " + store + " --site demo --cluster c0 --format pdf", 2,
+       "--format must be xslt or json"},
+      {"", "rules frob --store " + store + " --site demo", 2, "list, get, export or rollback"},
+      {"", "rules get --store " + store + " --site demo", 2, "--cluster is required"},
+      {"", "extract --store " + store + " " + site.dir, 2, "--site is required"},
+      {"", "tasks --store /no/such/store --site demo", 1, "/no/such/store"},
       {"", "eval-swde --pages " + site.dir, 2, "--groundtruth is required"},
   };
   for (const Case& c : cases) {
@@ -199,23 +250,129 @@ TEST(RulesCli, ALockedStoreAnUnknownSiteAndBadPagesAreClearErrors) {
 
   // Bad pages: each gets its line, in input order; an unparseable one is an
   // ERROR naming the limit, and the exit status says so.
-  const std::string bad = Tmp("rules_cli_bad_pages");
-  fs::remove_all(bad);
-  fs::create_directories(bad);
-  const std::string base = "<base href=\"http://shop.vertex-demo.test/p/x-1.html\"/>\n";
-  std::string deep = base;
-  for (int i = 0; i < 100000; ++i) deep += "<div>";
-  ASSERT_TRUE(util::WriteFile(bad + "/a_empty.htm", "").ok());
-  ASSERT_TRUE(util::WriteFile(bad + "/b_binary.htm", base + "\xff\xfe<html>\x80\x81<body>x</body></html>").ok());
-  ASSERT_TRUE(util::WriteFile(bad + "/c_deep.htm", deep).ok());
+  const std::string bad = BadPages();
   r = Vertexctl("extract --store " + store + " --site demo " + bad);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const size_t a = r.out.find("a_empty.htm"), b = r.out.find("b_binary.htm"), c = r.out.find("c_deep.htm");
-  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos) << r.out;
-  EXPECT_TRUE(a < b && b < c) << r.out;
+  const size_t d = r.out.find("d_local.htm");
+  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos && d != std::string::npos)
+      << r.out;
+  EXPECT_TRUE(a < b && b < c && c < d) << r.out;
+  EXPECT_NE(r.out.find("\"status\":\"ERROR\",\"error\":\"INVALID_ARGUMENT: html is empty"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"status\":\"NO_URL_MATCH\""), std::string::npos) << r.out;  // file:// URL
   EXPECT_NE(r.out.find("\"status\":\"ERROR\",\"error\":\"RESOURCE_EXHAUSTED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("depth limit of 512"), std::string::npos) << r.out;
+  // A page over --max-page-bytes is not even read: its line has no URL.
+  r = Vertexctl("extract --store " + store + " --site demo --max-page-bytes 4000 " + bad + "/c_deep.htm");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("\"url\":\"\",\"status\":\"ERROR\",\"error\":\"RESOURCE_EXHAUSTED"), std::string::npos) << r.out;
+}
+
+// The line the library path printed for a page it could not extract (what
+// vertexctl extract printed before it went through ExtractionApi).
+std::string LibraryErrorLine(const workflow::FileRecord& r) {
+  util::JsonWriter w;
+  w.BeginObject().Key("file").String(r.file).Key("url").String(r.url).Key("status").String("ERROR");
+  w.Key("error").String(r.record.status().ToString()).EndObject();
+  return w.Release();
+}
+
+// The records of `files` by the library directly: SiteExtractor over the
+// store's rules, ExtractFiles, RecordToJson.
+std::string LibraryOutput(const std::string& store_dir, const std::vector<std::string>& files, bool details,
+                          size_t max_page_bytes) {
+  store::StoreOptions options;
+  options.create_if_missing = false;
+  std::unique_ptr<store::RuleStore> store = store::OpenRocksDbStore(store_dir, options).value();
+  const extract::SiteExtractor extractor = workflow::LoadSiteExtractor(*store, "demo").value();
+  html::ParseOptions parse;
+  parse.max_page_bytes = max_page_bytes;
+  std::string out;
+  for (const workflow::FileRecord& r : workflow::ExtractFiles(extractor, files, parse, 2)) {
+    out += (r.record.ok() ? extract::RecordToJson(*r.record, r.file, details) : LibraryErrorLine(r)) + "\n";
+  }
+  return out;
+}
+
+// Differential: offline extract, now through ExtractionApi (the engine),
+// prints what the library computes, byte for byte, for every page but an
+// empty one (which the ExtractionService contract makes an INVALID_ARGUMENT
+// error; the library answered NO_URL_MATCH for its file:// URL).
+TEST(RulesCli, ExtractPrintsWhatTheLibraryComputes) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("rules_cli_diff_store");
+  fs::remove_all(store);
+  ASSERT_EQ(Vertexctl(LearnArgs(store, site.annotations)).exit_code, 0);
+  std::vector<std::string> files = site::ExpandPagePaths({site.dir}).value();
+  const std::string bad = BadPages();
+  for (const char* f : {"b_binary.htm", "c_deep.htm", "d_local.htm"}) files.push_back(bad + "/" + f);
+  std::string args;
+  for (const std::string& f : files) args += " " + f;
+  struct Case {
+    std::string flags;
+    bool details;
+    size_t max_page_bytes;
+  };
+  for (const Case& c : {Case{"", false, 8 << 20}, Case{"--details --threads 3", true, 8 << 20},
+                        Case{"--max-page-bytes 30000 --threads 1", false, 30000}}) {
+    const Result r = Vertexctl("extract --store " + store + " --site demo " + c.flags + args);
+    EXPECT_EQ(r.exit_code, 1) << c.flags << ": " << r.err;  // the bad pages
+    const std::vector<std::string> got = absl::StrSplit(r.out, '\n');
+    const std::vector<std::string> want =
+        absl::StrSplit(LibraryOutput(store, files, c.details, c.max_page_bytes), '\n');
+    ASSERT_EQ(got.size(), want.size()) << c.flags << ": " << r.err;
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << c.flags << ", line " << i + 1;
+  }
+}
+
+// The site's life offline, command by command: register, a deferred
+// add-pages, tasks refused until the sample is clustered, add-pages that
+// clusters, tasks, rollback refused without rule, delete.
+TEST(RulesCli, SiteCommandsOffline) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("rules_cli_site_store");
+  fs::remove_all(store);
+  const std::string on = " --store " + store + " --site s1";
+  Result r = Vertexctl("site register --schema " VERTEX_SOURCE_DIR "/deploy/schemas/product.json" + on);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  google::protobuf::Struct json = ParseJson(r.out);
+  EXPECT_TRUE(json.fields().at("created").bool_value());
+  EXPECT_EQ(json.fields()
+                .at("site")
+                .struct_value()
+                .fields()
+                .at("schema")
+                .struct_value()
+                .fields()
+                .at("vertical")
+                .string_value(),
+            "product");
+  r = Vertexctl("site add-pages --defer" + on + " " + site.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"pages_added\":220,\"sample_pages\":220,\"errors\":[],\"clusters\":[],\"unassigned_pages\":0,"
+            "\"clustered\":false}\n");
+  r = Vertexctl("tasks" + on);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("was never clustered"), std::string::npos) << r.err;
+  r = Vertexctl("site add-pages" + on + " " + site.dir + "/0000.htm " + site.dir + "/0001.htm");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json = ParseJson(r.out);
+  EXPECT_EQ(json.fields().at("pages_added").number_value(), 2);
+  EXPECT_EQ(json.fields().at("sample_pages").number_value(), 220);  // the same URLs: replaced
+  EXPECT_EQ(json.fields().at("clusters").list_value().values().size(), 4u);
+  r = Vertexctl("tasks --max-pages 2" + on);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ParseJson(r.out).fields().at("tasks").list_value().values().size(), 8u);  // 2 per cluster
+  r = Vertexctl("rules rollback --cluster c0 --version 1" + on);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("c0"), std::string::npos) << r.err;
+  r = Vertexctl("site delete" + on);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{}\n");
+  r = Vertexctl("rules list" + on);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("site \"s1\" not found"), std::string::npos) << r.err;
 }
 
 TEST(RulesCli, EvalSwdeScoresTheDemoSite) {

@@ -50,9 +50,14 @@ std::string SmallDemo() {
 TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
   Result r = RunVertexctl("help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* word : {"cluster", "demo", "gen-demo", "learn", "extract", "rules", "eval-swde"}) {
-    EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* command : {"site", "tasks", "learn", "extract", "rules", "monitor", "health", "cluster", "demo",
+                              "gen-demo", "eval-swde", "help"}) {
+    EXPECT_NE(r.out.find("\n  " + std::string(command) + " "), std::string::npos) << command;
+    if (std::string(command) != "help") {
+      EXPECT_EQ(RunVertexctl(std::string(command) + " --help").exit_code, 0) << command;
+    }
   }
+  EXPECT_NE(r.out.find("VERTEX_AUTH_TOKEN"), std::string::npos);
   r = RunVertexctl("cluster --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--threshold", "--sample-rate", "--max-sample", "--seed", "--min-sample"}) {
@@ -118,13 +123,19 @@ TEST(VertexctlTest, FlagsChangeTheResult) {
   EXPECT_EQ(high.out.find("\"unassigned\":[]"), std::string::npos);
 }
 
-TEST(VertexctlTest, DemoPrintsClustersAndPurity) {
+// The demo's report is being reworked (clustering purity -> per-attribute
+// precision/recall of the learnt rules): either form is accepted, as long as
+// it finds the four templates and scores 1.0000.
+TEST(VertexctlTest, DemoPrintsClustersAndScores) {
   const std::string dir = (fs::temp_directory_path() / ("vertexctl_demo_run_" + std::to_string(getpid()))).string();
   const Result r = RunVertexctl("demo --out " + dir + " --products 100 --categories 60 --reviews 40 --stores 30");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Generated 230 demo pages"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("4 clusters"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("purity 1.0000"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.out.find("4 clusters") != std::string::npos || r.out.find("4 cluster(s)") != std::string::npos)
+      << r.out;
+  EXPECT_TRUE(r.out.find("purity 1.0000") != std::string::npos ||
+              r.out.find("1.0000    1.0000    1.0000") != std::string::npos)
+      << r.out;
   EXPECT_TRUE(fs::exists(dir + "/groundtruth"));
 }
 
@@ -132,15 +143,20 @@ TEST(VertexctlTest, DemoNeverClearsADirectoryItDidNotWrite) {
   const fs::path dir = fs::temp_directory_path() / ("vertexctl_precious_" + std::to_string(getpid()));
   fs::create_directories(dir);
   ASSERT_TRUE(util::WriteFile((dir / "precious.txt").string(), "keep me").ok());
-  const Result r = RunVertexctl("gen-demo --out " + dir.string() + " --products 5 --categories 0 --reviews 0 --stores 0");
+  const Result r =
+      RunVertexctl("gen-demo --out " + dir.string() + " --products 5 --categories 0 --reviews 0 --stores 0");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("not written by vertexctl"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir / "precious.txt"));
   // A directory it wrote is cleared and rewritten: a smaller site leaves no
   // stale pages behind.
   const fs::path demo = fs::temp_directory_path() / ("vertexctl_rewrite_" + std::to_string(getpid()));
-  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 30 --categories 0 --reviews 0 --stores 0").exit_code, 0);
-  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 10 --categories 0 --reviews 0 --stores 0").exit_code, 0);
+  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 30 --categories 0 --reviews 0 --stores 0")
+                .exit_code,
+            0);
+  ASSERT_EQ(RunVertexctl("gen-demo --out " + demo.string() + " --products 10 --categories 0 --reviews 0 --stores 0")
+                .exit_code,
+            0);
   size_t pages = 0;
   for (const auto& e : fs::directory_iterator(demo)) pages += e.path().extension() == ".htm";
   EXPECT_EQ(pages, 10u);

@@ -1,0 +1,228 @@
+#include "services/client/remote_api.h"
+
+#include <grpcpp/client_context.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "services/common/auth.h"
+#include "services/common/status.h"
+#include "vertex/v1/extraction.grpc.pb.h"
+#include "vertex/v1/learning.grpc.pb.h"
+#include "vertex/v1/monitoring.grpc.pb.h"
+
+namespace vertex::client {
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+// What every call needs: its deadline and its metadata.
+struct CallSettings {
+  std::string token;
+  std::chrono::milliseconds timeout;
+};
+
+CallSettings SettingsOf(const ConnectOptions& options) {
+  return {options.token, std::chrono::milliseconds(static_cast<int64_t>(options.timeout_seconds * 1000))};
+}
+
+void Prepare(grpc::ClientContext* context, const std::string& token, std::chrono::milliseconds timeout) {
+  context->set_deadline(Clock::now() + timeout);
+  rpc::AddBearerToken(context, token);
+}
+
+// One unary call: `invoke(context, response)` runs the stub's method.
+template <typename Response, typename Invoke>
+absl::StatusOr<Response> Unary(const CallSettings& settings, const Invoke& invoke) {
+  grpc::ClientContext context;
+  Prepare(&context, settings.token, settings.timeout);
+  Response response;
+  const grpc::Status status = invoke(&context, &response);
+  if (!status.ok()) return rpc::FromGrpcStatus(status);
+  return response;
+}
+
+absl::Status ValidateOptions(const ConnectOptions& options) {
+  if (options.server.empty()) return absl::InvalidArgumentError("server: no address given (HOST:PORT)");
+  if (!(options.timeout_seconds > 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("timeout: must be positive, not ", options.timeout_seconds));
+  }
+  if (options.max_message_bytes <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_message_bytes: must be positive, not ", options.max_message_bytes));
+  }
+  return absl::OkStatus();
+}
+
+class RemoteLearning final : public workflow::LearningApi {
+ public:
+  RemoteLearning(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
+      : stub_(v1::LearningService::NewStub(channel)), settings_(SettingsOf(options)) {}
+
+  absl::StatusOr<v1::RegisterSiteResponse> RegisterSite(const v1::RegisterSiteRequest& request) override {
+    return Unary<v1::RegisterSiteResponse>(settings_,
+                                           [&](auto* c, auto* r) { return stub_->RegisterSite(c, request, r); });
+  }
+  absl::StatusOr<v1::AddSamplePagesResponse> AddSamplePages(const v1::AddSamplePagesRequest& request) override {
+    return Unary<v1::AddSamplePagesResponse>(settings_,
+                                             [&](auto* c, auto* r) { return stub_->AddSamplePages(c, request, r); });
+  }
+  absl::StatusOr<v1::GetAnnotationTasksResponse> GetAnnotationTasks(
+      const v1::GetAnnotationTasksRequest& request) override {
+    return Unary<v1::GetAnnotationTasksResponse>(
+        settings_, [&](auto* c, auto* r) { return stub_->GetAnnotationTasks(c, request, r); });
+  }
+  absl::StatusOr<v1::LearnResponse> Learn(const v1::LearnRequest& request) override {
+    return Unary<v1::LearnResponse>(settings_, [&](auto* c, auto* r) { return stub_->Learn(c, request, r); });
+  }
+  absl::StatusOr<v1::GetRuleResponse> GetRule(const v1::GetRuleRequest& request) override {
+    return Unary<v1::GetRuleResponse>(settings_, [&](auto* c, auto* r) { return stub_->GetRule(c, request, r); });
+  }
+  absl::StatusOr<v1::ListRulesResponse> ListRules(const v1::ListRulesRequest& request) override {
+    return Unary<v1::ListRulesResponse>(settings_, [&](auto* c, auto* r) { return stub_->ListRules(c, request, r); });
+  }
+  absl::StatusOr<v1::ExportRuleResponse> ExportRule(const v1::ExportRuleRequest& request) override {
+    return Unary<v1::ExportRuleResponse>(settings_, [&](auto* c, auto* r) { return stub_->ExportRule(c, request, r); });
+  }
+  absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request) override {
+    return Unary<v1::RollbackRuleResponse>(settings_,
+                                           [&](auto* c, auto* r) { return stub_->RollbackRule(c, request, r); });
+  }
+  absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) override {
+    return Unary<v1::DeleteSiteResponse>(settings_, [&](auto* c, auto* r) { return stub_->DeleteSite(c, request, r); });
+  }
+
+ private:
+  const std::unique_ptr<v1::LearningService::Stub> stub_;
+  const CallSettings settings_;
+};
+
+using ExtractStream = grpc::ClientReaderWriter<v1::ExtractRequest, v1::ExtractResponse>;
+
+// Writes every request, then half-closes; stops at the first failed write
+// (the call has ended: its status comes from Finish()).
+void WriteAll(ExtractStream* stream, const std::vector<v1::ExtractRequest>& requests) {
+  for (const v1::ExtractRequest& request : requests) {
+    if (!stream->Write(request)) return;
+  }
+  stream->WritesDone();
+}
+
+// Every response until the server ends the stream.
+std::vector<v1::ExtractResponse> ReadAll(ExtractStream* stream, size_t expected) {
+  std::vector<v1::ExtractResponse> out;
+  out.reserve(expected);
+  for (v1::ExtractResponse response; stream->Read(&response);) out.push_back(std::move(response));
+  return out;
+}
+
+// Internal when the stream broke its contract: one response per request,
+// in order (checked by id where the requests have ids).
+absl::Status CheckResponses(const std::vector<v1::ExtractRequest>& requests,
+                            const std::vector<v1::ExtractResponse>& responses) {
+  if (responses.size() != requests.size()) {
+    return absl::InternalError(
+        absl::StrCat("ExtractStream answered ", responses.size(), " responses to ", requests.size(), " requests"));
+  }
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i].id() != responses[i].id()) {
+      return absl::InternalError(absl::StrCat("ExtractStream response ", i, " has id \"", responses[i].id(),
+                                              "\", not the request's \"", requests[i].id(), "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+class RemoteExtraction final : public workflow::ExtractionApi {
+ public:
+  RemoteExtraction(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
+      : stub_(v1::ExtractionService::NewStub(channel)), settings_(SettingsOf(options)), options_(options) {}
+
+  absl::StatusOr<v1::ExtractResponse> Extract(const v1::ExtractRequest& request) override {
+    return Unary<v1::ExtractResponse>(settings_, [&](auto* c, auto* r) { return stub_->Extract(c, request, r); });
+  }
+
+  absl::StatusOr<std::vector<v1::ExtractResponse>> ExtractMany(
+      const std::vector<v1::ExtractRequest>& requests) override {
+    if (requests.empty()) return std::vector<v1::ExtractResponse>();
+    grpc::ClientContext context;
+    Prepare(&context, settings_.token, StreamDeadline(options_, requests.size()));
+    std::unique_ptr<ExtractStream> stream = stub_->ExtractStream(&context);
+    std::thread writer([&] { WriteAll(stream.get(), requests); });
+    std::vector<v1::ExtractResponse> responses = ReadAll(stream.get(), requests.size());
+    writer.join();  // Read() returned false: the call is over, so a blocked Write() has returned too
+    const grpc::Status status = stream->Finish();
+    if (!status.ok()) return rpc::FromGrpcStatus(status);
+    if (absl::Status s = CheckResponses(requests, responses); !s.ok()) return s;
+    return responses;
+  }
+
+ private:
+  const std::unique_ptr<v1::ExtractionService::Stub> stub_;
+  const CallSettings settings_;
+  const ConnectOptions options_;
+};
+
+class RemoteMonitoring final : public workflow::MonitoringApi {
+ public:
+  RemoteMonitoring(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
+      : stub_(v1::MonitoringService::NewStub(channel)), settings_(SettingsOf(options)) {}
+
+  absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override {
+    return Unary<v1::MonitorResponse>(settings_, [&](auto* c, auto* r) { return stub_->Monitor(c, request, r); });
+  }
+
+ private:
+  const std::unique_ptr<v1::MonitoringService::Stub> stub_;
+  const CallSettings settings_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeClientChannel(const ConnectOptions& options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = rpc::MakeChannelCredentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  return rpc::MakeChannel(options.server, *credentials, options.max_message_bytes);
+}
+
+std::chrono::milliseconds StreamDeadline(const ConnectOptions& options, size_t pages) {
+  const double seconds = options.timeout_seconds * std::max(1.0, static_cast<double>(pages) / 1000.0);
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+std::unique_ptr<workflow::LearningApi> LearningOverChannel(std::shared_ptr<grpc::Channel> channel,
+                                                           const ConnectOptions& options) {
+  return std::make_unique<RemoteLearning>(std::move(channel), options);
+}
+
+std::unique_ptr<workflow::ExtractionApi> ExtractionOverChannel(std::shared_ptr<grpc::Channel> channel,
+                                                               const ConnectOptions& options) {
+  return std::make_unique<RemoteExtraction>(std::move(channel), options);
+}
+
+std::unique_ptr<workflow::MonitoringApi> MonitoringOverChannel(std::shared_ptr<grpc::Channel> channel,
+                                                               const ConnectOptions& options) {
+  return std::make_unique<RemoteMonitoring>(std::move(channel), options);
+}
+
+absl::StatusOr<std::unique_ptr<workflow::LearningApi>> ConnectLearning(const ConnectOptions& options) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeClientChannel(options);
+  if (!channel.ok()) return channel.status();
+  return LearningOverChannel(*std::move(channel), options);
+}
+
+absl::StatusOr<std::unique_ptr<workflow::ExtractionApi>> ConnectExtraction(const ConnectOptions& options) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeClientChannel(options);
+  if (!channel.ok()) return channel.status();
+  return ExtractionOverChannel(*std::move(channel), options);
+}
+
+absl::StatusOr<std::unique_ptr<workflow::MonitoringApi>> ConnectMonitoring(const ConnectOptions& options) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeClientChannel(options);
+  if (!channel.ok()) return channel.status();
+  return MonitoringOverChannel(*std::move(channel), options);
+}
+
+}  // namespace vertex::client

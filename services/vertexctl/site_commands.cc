@@ -1,0 +1,187 @@
+// vertexctl site register | add-pages | delete, and vertexctl tasks: a
+// site's registration and sample, offline or online (backend.h).
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "common/schema/schema.h"
+#include "common/site/page_file.h"
+#include "common/util/status_macros.h"
+#include "services/vertexctl/backend.h"
+#include "services/vertexctl/commands.h"
+
+namespace vertex::cli {
+namespace {
+
+std::vector<FlagSpec> SiteFlags() {
+  std::vector<FlagSpec> flags = {
+      StoreFlag("the rule store directory (register creates it when missing)"),
+      {"site", "NAME", "the site's id"},
+      {"schema", "FILE", "register: the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
+      {"defer", "", "add-pages: store the pages without clustering the sample"},
+  };
+  for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
+  for (const FlagSpec& f : OfflineLearningFlags()) flags.push_back(f);
+  flags.push_back({"help", "", "show this help"});
+  return flags;
+}
+
+constexpr char kSiteUsage[] =
+    "usage: vertexctl site register --site SITE --schema FILE (--store DIR | --server HOST:PORT)\n"
+    "       vertexctl site add-pages --site SITE [--defer] (--store DIR | --server HOST:PORT) PAGE_DIR_OR_FILE...\n"
+    "       vertexctl site delete --site SITE (--store DIR | --server HOST:PORT)\n"
+    "\n"
+    "register: registers the site with its vertical's schema, or replaces a registered site's\n"
+    "schema (its clusters and rules are kept); prints the RegisterSiteResponse.\n"
+    "add-pages: adds page files (*.htm, *.html of a directory, or files) to the site's sample;\n"
+    "a page with a URL already in the sample replaces it. A file's URL is taken from a\n"
+    "<base href=\"...\"> on its first line, else file:// and its absolute path. Pages go in\n"
+    "batches of at most 200 pages and 32 MB; the last call clusters the whole sample (Vertex\n"
+    "Algorithm 1), infers URL regexes and picks the pages to annotate (Algorithm 2), unless\n"
+    "--defer. Prints the AddSamplePagesResponse, the batches' merged: pages added, pages that\n"
+    "could not be used (\"errors\"), the clusters by decreasing importance.\n"
+    "delete: removes the site and everything of it; prints {}.\n"
+    "\n"
+    "Output: one line of JSON, the protobuf JSON mapping of the vertex.v1 response (field\n"
+    "names as in proto/vertex/v1/learning.proto, defaults included, int64 as strings).\n";
+
+constexpr char kSiteFlagsHeader[] =
+    "The clustering flags apply to add-pages with --store only (a server uses its own).\n"
+    "\n"
+    "flags:\n";
+
+absl::Status Register(workflow::LearningApi& api, const ParsedArgs& a) {
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"schema"}));
+  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromFile(a.String("schema", "")));
+  v1::RegisterSiteRequest request;
+  request.set_site(a.String("site", ""));
+  *request.mutable_schema() = schema.proto();
+  VERTEX_ASSIGN_OR_RETURN(v1::RegisterSiteResponse response, api.RegisterSite(request));
+  return PrintJson(response);
+}
+
+absl::Status AddPages(workflow::LearningApi& api, const ParsedArgs& a, const std::vector<std::string>& files) {
+  VERTEX_ASSIGN_OR_RETURN(AddedPages added, AddSamplePagesInBatches(api, a.String("site", ""), files, a.Has("defer")));
+  return PrintJson(added.response);
+}
+
+absl::Status Delete(workflow::LearningApi& api, const ParsedArgs& a) {
+  v1::DeleteSiteRequest request;
+  request.set_site(a.String("site", ""));
+  VERTEX_ASSIGN_OR_RETURN(v1::DeleteSiteResponse response, api.DeleteSite(request));
+  return PrintJson(response);
+}
+
+absl::Status Site(const ParsedArgs& a) {
+  const std::string sub = a.positional.empty() ? "" : a.positional[0];
+  if (sub != "register" && sub != "add-pages" && sub != "delete") {
+    return absl::InvalidArgumentError("give one subcommand: register, add-pages or delete (see --help)");
+  }
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
+  VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, OfflineLearningFlags()));
+  const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
+  if (sub == "add-pages" && paths.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
+  if (sub != "add-pages" && !paths.empty()) return absl::InvalidArgumentError("unexpected argument " + paths[0]);
+  std::vector<std::string> files;
+  if (sub == "add-pages") {
+    VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
+  }
+  VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, LearningOptionsFromFlags(a));
+  const StoreMode mode = sub == "register" ? StoreMode::kCreate : StoreMode::kMustExist;
+  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, mode, options));
+  if (sub == "register") return Register(*backend.api, a);
+  if (sub == "add-pages") return AddPages(*backend.api, a, files);
+  return Delete(*backend.api, a);
+}
+
+std::vector<FlagSpec> TasksFlags() {
+  std::vector<FlagSpec> flags = {
+      StoreFlag("the rule store directory"),
+      {"site", "NAME", "the site"},
+      {"cluster", "ID", "only this cluster (default: every cluster that needs annotation)"},
+      {"max-pages", "N", "pages per cluster, at most (default 3)"},
+  };
+  for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
+  flags.push_back({"help", "", "show this help"});
+  return flags;
+}
+
+constexpr char kTasksUsage[] =
+    "usage: vertexctl tasks --site SITE [--cluster ID] [--max-pages N] (--store DIR | --server HOST:PORT)\n"
+    "\n"
+    "The pages to annotate next, per cluster that needs annotation (not DONE), clusters by\n"
+    "decreasing importance: for a cluster not annotated yet Algorithm 2's picks, after learn\n"
+    "the pages where the rule fails, each with why. Prints the GetAnnotationTasksResponse as\n"
+    "one line of JSON ({\"tasks\":[{\"site\",\"cluster_id\",\"url\",\"rank\",\"importance\",\n"
+    "\"reason\"}],\"pages\":[],\"done_clusters\":[...]}).\n"
+    "\n";
+
+absl::Status Tasks(const ParsedArgs& a) {
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
+  if (!a.positional.empty()) return absl::InvalidArgumentError("unexpected argument " + a.positional[0]);
+  v1::GetAnnotationTasksRequest request;
+  request.set_site(a.String("site", ""));
+  request.set_cluster_id(a.String("cluster", ""));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_pages, a.Int("max-pages", 0, 0, 100000));
+  request.set_max_pages(static_cast<uint32_t>(max_pages));
+  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, StoreMode::kMustExist, {}));
+  VERTEX_ASSIGN_OR_RETURN(v1::GetAnnotationTasksResponse response, backend->GetAnnotationTasks(request));
+  return PrintJson(response);
+}
+
+// `from`'s pages and errors added to `into`, whose other fields become
+// `from`'s.
+void MergeAdded(v1::AddSamplePagesResponse from, v1::AddSamplePagesResponse* into) {
+  const uint32_t pages = into->pages_added() + from.pages_added();
+  auto errors = std::move(*into->mutable_errors());
+  errors.MergeFrom(from.errors());
+  *into = std::move(from);
+  into->set_pages_added(pages);
+  *into->mutable_errors() = std::move(errors);
+}
+
+}  // namespace
+
+absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
+                                                   const std::vector<std::string>& files, bool defer_all) {
+  AddedPages added;
+  const auto send = [&](std::vector<v1::Page> pages, const std::vector<std::string>& paths, bool last) -> absl::Status {
+    v1::AddSamplePagesRequest request;
+    request.set_site(site);
+    request.set_defer_clustering(defer_all || !last);
+    for (size_t i = 0; i < pages.size(); ++i) {
+      added.files.emplace_back(paths[i], pages[i].url());
+      *request.add_pages() = std::move(pages[i]);
+    }
+    VERTEX_ASSIGN_OR_RETURN(v1::AddSamplePagesResponse response, api.AddSamplePages(request));
+    MergeAdded(std::move(response), &added.response);
+    return absl::OkStatus();
+  };
+  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, BatchLimits(), send));
+  return added;
+}
+
+int RunSite(const std::vector<std::string>& args) {
+  const std::vector<FlagSpec> flags = SiteFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
+  if (parsed.ok() && parsed->Has("help")) {
+    std::cout << kSiteUsage << "\n" << BackendHelp("the learning service") << kSiteFlagsHeader << FlagHelp(flags);
+    return 0;
+  }
+  if (!parsed.ok()) return ReportError("site", parsed.status());
+  const absl::Status s = Site(*parsed);
+  return s.ok() ? 0 : ReportError("site", s);
+}
+
+int RunTasks(const std::vector<std::string>& args) {
+  const std::vector<FlagSpec> flags = TasksFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
+  if (parsed.ok() && parsed->Has("help")) {
+    std::cout << kTasksUsage << BackendHelp("the learning service") << "\nflags:\n" << FlagHelp(flags);
+    return 0;
+  }
+  if (!parsed.ok()) return ReportError("tasks", parsed.status());
+  const absl::Status s = Tasks(*parsed);
+  return s.ok() ? 0 : ReportError("tasks", s);
+}
+
+}  // namespace vertex::cli

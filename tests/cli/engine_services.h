@@ -1,0 +1,62 @@
+// Test doubles of the Vertex servers: LearningService, ExtractionService
+// and MonitoringService as thin gRPC adapters over the engines of
+// common/workflow on one in-memory store, served on 127.0.0.1 (an ephemeral
+// port) with gRPC's default health service. Write RPCs check the bearer
+// token (rpc::CheckBearerToken) as the real servers do. A request whose
+// site is kSlowSite is answered after kSlowDelay, to test deadlines.
+//
+// Thread-safety: the server's handlers run on gRPC's threads; the engines
+// are safe for that. Start() and destruction belong to one thread.
+#ifndef VERTEX_TESTS_CLI_ENGINE_SERVICES_H_
+#define VERTEX_TESTS_CLI_ENGINE_SERVICES_H_
+
+#include <grpcpp/server.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "common/store/rule_store.h"
+#include "common/workflow/extraction_engine.h"
+#include "common/workflow/learning_engine.h"
+#include "common/workflow/monitor_engine.h"
+
+namespace vertex::testing {
+
+inline constexpr char kSlowSite[] = "slow-site";
+inline constexpr std::chrono::milliseconds kSlowDelay{1500};
+
+// The engines on one in-memory store, wired as the services wire them:
+// every acknowledged learning write refreshes the extraction engine.
+struct EngineStack {
+  EngineStack();
+  std::unique_ptr<store::RuleStore> store;
+  std::unique_ptr<workflow::ExtractionEngine> extraction;
+  std::unique_ptr<workflow::LearningEngine> learning;
+  std::unique_ptr<workflow::MonitorEngine> monitor;
+};
+
+class EngineServer {
+ public:
+  // Serves a fresh EngineStack; write RPCs need `token` when it is not
+  // empty. Null (with a test failure) when the server cannot start.
+  static std::unique_ptr<EngineServer> Start(const std::string& token);
+  ~EngineServer();
+
+  // "127.0.0.1:PORT".
+  const std::string& address() const { return address_; }
+  EngineStack& engines() { return *engines_; }
+
+ private:
+  struct Services;
+  EngineServer() = default;
+
+  std::unique_ptr<EngineStack> engines_;
+  std::unique_ptr<Services> services_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+};
+
+}  // namespace vertex::testing
+
+#endif  // VERTEX_TESTS_CLI_ENGINE_SERVICES_H_

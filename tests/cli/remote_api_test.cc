@@ -1,0 +1,361 @@
+// The gRPC clients of services/client against an in-process server whose
+// services delegate to the engines (engine_services.h). Differential: every
+// call through the client must answer what the same call on an identical
+// engine stack answers directly (timestamps aside), errors included with
+// their codes and messages. Plus: tokens, deadlines, unreachable servers,
+// and ExtractMany over the ExtractStream RPC (order, per-page errors, many
+// pages).
+#include "services/client/remote_api.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/demo/site_generator.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "tests/cli/engine_services.h"
+
+namespace vertex::client {
+namespace {
+
+using ::vertex::testing::EngineServer;
+using ::vertex::testing::EngineStack;
+
+constexpr char kToken[] = "s3cret-token";
+
+// Clears every *_unix_ms field, recursively: the only fields two runs of the
+// same calls may disagree on.
+void ClearTimes(google::protobuf::Message* m) {
+  const google::protobuf::Reflection* r = m->GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  r->ListFields(*m, &fields);
+  for (const google::protobuf::FieldDescriptor* f : fields) {
+    if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) ClearTimes(r->MutableRepeatedMessage(m, f, i));
+      } else {
+        ClearTimes(r->MutableMessage(m, f));
+      }
+    } else if (f->name().size() > 8 && f->name().substr(f->name().size() - 8) == "_unix_ms") {
+      r->ClearField(m, f);
+    }
+  }
+}
+
+template <typename M>
+void ExpectSame(absl::StatusOr<M> remote, absl::StatusOr<M> local, const std::string& what) {
+  ASSERT_EQ(remote.status().code(), local.status().code())
+      << what << ": " << remote.status() << " vs " << local.status();
+  EXPECT_EQ(remote.status().message(), local.status().message()) << what;
+  if (!remote.ok()) return;
+  ClearTimes(&*remote);
+  ClearTimes(&*local);
+  std::string diff;
+  google::protobuf::util::MessageDifferencer differ;
+  differ.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(differ.Compare(*remote, *local)) << what << ": " << diff;
+}
+
+// A small demo site: the pages, and annotations of its first two product
+// pages from the generator's truth.
+struct Demo {
+  std::vector<demo::GeneratedPage> pages;
+  v1::Schema schema;
+  std::vector<v1::Annotation> annotations;
+};
+
+const Demo& SmallDemo() {
+  static const Demo d = [] {
+    Demo d;
+    demo::SiteOptions options;
+    options.product_pages = 60;
+    options.category_pages = 25;
+    options.review_pages = 25;
+    options.store_pages = 25;
+    d.pages = demo::GenerateSite(options);
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(demo::SchemaJson("product"), &d.schema).ok());
+    int annotated = 0;
+    for (const demo::GeneratedPage& p : d.pages) {
+      if (p.template_name != "product" || annotated == 2) continue;
+      ++annotated;
+      for (const auto& [attr, values] : p.truth) {
+        v1::Annotation& a = d.annotations.emplace_back();
+        a.set_url(p.url);
+        a.set_attribute(attr);
+        if (values.empty()) a.set_absent(true);
+        for (const std::string& v : values) a.add_values(v);
+      }
+    }
+    return d;
+  }();
+  return d;
+}
+
+v1::Page PageOf(const demo::GeneratedPage& p) {
+  v1::Page page;
+  page.set_url(p.url);
+  page.set_html(p.html);
+  return page;
+}
+
+class RemoteApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = EngineServer::Start(kToken);
+    ASSERT_NE(server_, nullptr);
+    ConnectOptions options = Options(kToken);
+    learning_ = ConnectLearning(options).value();
+    extraction_ = ConnectExtraction(options).value();
+    monitoring_ = ConnectMonitoring(options).value();
+  }
+
+  ConnectOptions Options(const std::string& token) const {
+    ConnectOptions options;
+    options.server = server_->address();
+    options.token = token;
+    options.timeout_seconds = 30;
+    return options;
+  }
+
+  // Registers the demo site and adds its pages (two calls, the first
+  // deferred) on both stacks, comparing the answers.
+  void RegisterAndAddPages() {
+    const Demo& d = SmallDemo();
+    v1::RegisterSiteRequest site;
+    site.set_site("demo");
+    *site.mutable_schema() = d.schema;
+    ExpectSame(learning_->RegisterSite(site), local_.learning->RegisterSite(site), "RegisterSite");
+    v1::AddSamplePagesRequest first, second;
+    first.set_site("demo");
+    first.set_defer_clustering(true);
+    second.set_site("demo");
+    for (size_t i = 0; i < d.pages.size(); ++i) *(i < 50 ? &first : &second)->add_pages() = PageOf(d.pages[i]);
+    ExpectSame(learning_->AddSamplePages(first), local_.learning->AddSamplePages(first), "AddSamplePages deferred");
+    ExpectSame(learning_->AddSamplePages(second), local_.learning->AddSamplePages(second), "AddSamplePages");
+  }
+
+  // The id of the cluster of the product pages.
+  std::string ProductCluster() {
+    v1::ListRulesRequest list;
+    list.set_site("demo");
+    const v1::ListRulesResponse rules = local_.learning->ListRules(list).value();
+    for (const v1::ClusterRules& c : rules.clusters()) {
+      if (c.cluster().url_regex().find("/p/") != std::string::npos) return c.cluster().cluster_id();
+    }
+    ADD_FAILURE() << "no product cluster";
+    return "";
+  }
+
+  std::unique_ptr<EngineServer> server_;
+  EngineStack local_;  // the same engines, called directly
+  std::unique_ptr<workflow::LearningApi> learning_;
+  std::unique_ptr<workflow::ExtractionApi> extraction_;
+  std::unique_ptr<workflow::MonitoringApi> monitoring_;
+};
+
+TEST_F(RemoteApiTest, LearningCallsAnswerWhatTheEngineAnswers) {
+  RegisterAndAddPages();
+  v1::GetAnnotationTasksRequest tasks;
+  tasks.set_site("demo");
+  ExpectSame(learning_->GetAnnotationTasks(tasks), local_.learning->GetAnnotationTasks(tasks), "GetAnnotationTasks");
+  v1::LearnRequest learn;
+  learn.set_site("demo");
+  learn.set_cluster_id(ProductCluster());
+  for (const v1::Annotation& a : SmallDemo().annotations) *learn.add_annotations() = a;
+  ExpectSame(learning_->Learn(learn), local_.learning->Learn(learn), "Learn v1");
+  ExpectSame(learning_->Learn(learn), local_.learning->Learn(learn), "Learn v2");
+  tasks.set_include_html(true);
+  ExpectSame(learning_->GetAnnotationTasks(tasks), local_.learning->GetAnnotationTasks(tasks), "tasks with html");
+
+  v1::ListRulesRequest list;
+  list.set_site("demo");
+  ExpectSame(learning_->ListRules(list), local_.learning->ListRules(list), "ListRules");
+  v1::GetRuleRequest get;
+  get.set_site("demo");
+  get.set_cluster_id(ProductCluster());
+  get.set_version(1);
+  ExpectSame(learning_->GetRule(get), local_.learning->GetRule(get), "GetRule");
+  v1::ExportRuleRequest export_rule;
+  export_rule.set_site("demo");
+  export_rule.set_cluster_id(ProductCluster());
+  export_rule.set_format(v1::ExportRuleRequest::XSLT);
+  ExpectSame(learning_->ExportRule(export_rule), local_.learning->ExportRule(export_rule), "ExportRule XSLT");
+  v1::RollbackRuleRequest rollback;
+  rollback.set_site("demo");
+  rollback.set_cluster_id(ProductCluster());
+  rollback.set_version(1);
+  ExpectSame(learning_->RollbackRule(rollback), local_.learning->RollbackRule(rollback), "RollbackRule");
+  EXPECT_EQ(learning_->ListRules(list)->clusters(0).cluster().current_version(), 1);
+  v1::DeleteSiteRequest del;
+  del.set_site("demo");
+  ExpectSame(learning_->DeleteSite(del), local_.learning->DeleteSite(del), "DeleteSite");
+  ExpectSame(learning_->ListRules(list), local_.learning->ListRules(list), "ListRules after delete");
+}
+
+// Every documented error reaches the client with the engine's code and
+// message.
+TEST_F(RemoteApiTest, ErrorsKeepTheirCodesAndMessages) {
+  RegisterAndAddPages();
+  v1::GetRuleRequest no_rule;
+  no_rule.set_site("demo");
+  no_rule.set_cluster_id(ProductCluster());
+  v1::GetRuleRequest no_cluster = no_rule;
+  no_cluster.set_cluster_id("c99");
+  v1::RegisterSiteRequest bad_schema;
+  bad_schema.set_site("demo2");
+  v1::LearnRequest bad_attribute;
+  bad_attribute.set_site("demo");
+  bad_attribute.set_cluster_id(ProductCluster());
+  v1::Annotation* a = bad_attribute.add_annotations();
+  a->set_url(SmallDemo().pages[0].url);
+  a->set_attribute("colour");
+  a->add_values("red");
+  v1::RollbackRuleRequest bad_version;
+  bad_version.set_site("demo");
+  bad_version.set_cluster_id(ProductCluster());
+  v1::DeleteSiteRequest absent;
+  absent.set_site("nosuchsite");
+  const auto code = [](const auto& r) { return r.status().code(); };
+  ExpectSame(learning_->GetRule(no_rule), local_.learning->GetRule(no_rule), "GetRule without rule");
+  EXPECT_EQ(code(learning_->GetRule(no_cluster)), absl::StatusCode::kNotFound);
+  ExpectSame(learning_->GetRule(no_cluster), local_.learning->GetRule(no_cluster), "GetRule unknown cluster");
+  EXPECT_EQ(code(learning_->RegisterSite(bad_schema)), absl::StatusCode::kInvalidArgument);
+  ExpectSame(learning_->RegisterSite(bad_schema), local_.learning->RegisterSite(bad_schema), "RegisterSite");
+  EXPECT_EQ(code(learning_->Learn(bad_attribute)), absl::StatusCode::kInvalidArgument);
+  ExpectSame(learning_->Learn(bad_attribute), local_.learning->Learn(bad_attribute), "Learn unknown attribute");
+  ExpectSame(learning_->RollbackRule(bad_version), local_.learning->RollbackRule(bad_version), "Rollback 0");
+  EXPECT_EQ(code(learning_->DeleteSite(absent)), absl::StatusCode::kNotFound);
+  ExpectSame(learning_->DeleteSite(absent), local_.learning->DeleteSite(absent), "DeleteSite absent");
+  v1::ExtractRequest no_site;
+  no_site.set_site("nosuchsite");
+  no_site.set_url("http://x.test/");
+  no_site.set_html("<html></html>");
+  EXPECT_EQ(code(extraction_->Extract(no_site)), absl::StatusCode::kNotFound);
+  ExpectSame(extraction_->Extract(no_site), local_.extraction->Extract(no_site), "Extract unknown site");
+  v1::ExtractRequest no_rules = no_site;
+  no_rules.set_site("demo");
+  EXPECT_EQ(code(extraction_->Extract(no_rules)), absl::StatusCode::kFailedPrecondition);
+  v1::MonitorRequest no_pages;
+  no_pages.set_site("demo");
+  ExpectSame(monitoring_->Monitor(no_pages), local_.monitor->Monitor(no_pages), "Monitor without pages");
+}
+
+TEST_F(RemoteApiTest, WriteCallsNeedTheToken) {
+  v1::RegisterSiteRequest site;
+  site.set_site("demo");
+  *site.mutable_schema() = SmallDemo().schema;
+  for (const std::string& token : {std::string(), std::string("wrong")}) {
+    std::unique_ptr<workflow::LearningApi> api = ConnectLearning(Options(token)).value();
+    const absl::StatusOr<v1::RegisterSiteResponse> r = api->RegisterSite(site);
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kUnauthenticated) << token << ": " << r.status();
+    EXPECT_NE(r.status().message().find(token.empty() ? "missing bearer token" : "invalid bearer token"),
+              std::string::npos)
+        << r.status();
+    v1::ListRulesRequest list;  // a read RPC needs no token: the engine answers
+    list.set_site("demo");
+    EXPECT_EQ(api->ListRules(list).status().code(), absl::StatusCode::kNotFound);
+  }
+  EXPECT_TRUE(learning_->RegisterSite(site).ok());
+}
+
+TEST_F(RemoteApiTest, ExtractManyStreamsResponsesInOrderWithPerPageErrors) {
+  RegisterAndAddPages();
+  v1::LearnRequest learn;
+  learn.set_site("demo");
+  learn.set_cluster_id(ProductCluster());
+  for (const v1::Annotation& a : SmallDemo().annotations) *learn.add_annotations() = a;
+  ASSERT_TRUE(learning_->Learn(learn).ok());
+  ASSERT_TRUE(local_.learning->Learn(learn).ok());
+  std::vector<v1::ExtractRequest> requests;
+  for (int round = 0; round < 4; ++round) {  // > 500 requests: the stream pipelines
+    for (const demo::GeneratedPage& p : SmallDemo().pages) {
+      v1::ExtractRequest& r = requests.emplace_back();
+      r.set_site("demo");
+      r.set_url(p.url);
+      r.set_html(p.html);
+      r.set_details(round == 1);
+      r.set_id("r" + std::to_string(requests.size()));
+      if (requests.size() == 7) r.clear_html();  // an empty page: INVALID_ARGUMENT, the stream goes on
+      if (requests.size() == 8) r.clear_url();
+    }
+  }
+  const absl::StatusOr<std::vector<v1::ExtractResponse>> remote = extraction_->ExtractMany(requests);
+  const absl::StatusOr<std::vector<v1::ExtractResponse>> local = local_.extraction->ExtractMany(requests);
+  ASSERT_TRUE(remote.ok()) << remote.status();
+  ASSERT_EQ(remote->size(), requests.size());
+  std::map<std::string, int> statuses;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ((*remote)[i].id(), requests[i].id());
+    ExpectSame<v1::ExtractResponse>((*remote)[i], (*local)[i], "page " + std::to_string(i));
+    ++statuses[(*remote)[i].error_code() != 0 ? "error"
+                                              : v1::ExtractedRecord::Status_Name((*remote)[i].record().status())];
+  }
+  EXPECT_EQ((*remote)[6].error_code(), static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_NE((*remote)[6].error().find("html is empty"), std::string::npos) << (*remote)[6].error();
+  EXPECT_EQ((*remote)[7].error_code(), static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_EQ(statuses["error"], 2);
+  EXPECT_GT(statuses["OK"] + statuses["PARTIAL"], 200);
+  EXPECT_GT(statuses["NO_URL_MATCH"], 200);
+  ExpectSame(extraction_->Extract(requests[0]), local_.extraction->Extract(requests[0]), "Extract");
+  EXPECT_TRUE(extraction_->ExtractMany({}).value().empty());
+
+  v1::MonitorRequest monitor;
+  monitor.set_site("demo");
+  for (const demo::GeneratedPage& p : SmallDemo().pages) *monitor.add_pages() = PageOf(p);
+  ExpectSame(monitoring_->Monitor(monitor), local_.monitor->Monitor(monitor), "Monitor");
+}
+
+TEST_F(RemoteApiTest, DeadlinesAndUnreachableServers) {
+  ConnectOptions options = Options(kToken);
+  options.timeout_seconds = 0.3;
+  std::unique_ptr<workflow::LearningApi> hasty = ConnectLearning(options).value();
+  v1::ListRulesRequest slow;
+  slow.set_site(::vertex::testing::kSlowSite);
+  EXPECT_EQ(hasty->ListRules(slow).status().code(), absl::StatusCode::kDeadlineExceeded);
+  std::unique_ptr<workflow::ExtractionApi> hasty_extraction = ConnectExtraction(options).value();
+  v1::ExtractRequest page;
+  page.set_site(::vertex::testing::kSlowSite);
+  page.set_url("http://x.test/");
+  page.set_html("<p>x</p>");
+  EXPECT_EQ(hasty_extraction->ExtractMany({page}).status().code(), absl::StatusCode::kDeadlineExceeded);
+
+  options.server = "127.0.0.1:1";  // nothing listens there
+  options.timeout_seconds = 5;
+  v1::ListRulesRequest list;
+  list.set_site("demo");
+  EXPECT_EQ(ConnectLearning(options).value()->ListRules(list).status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST(ConnectOptionsTest, BadOptionsAreInvalidArgument) {
+  const auto code = [](const ConnectOptions& o) { return ConnectLearning(o).status().code(); };
+  ConnectOptions ok;
+  ok.server = "127.0.0.1:7071";
+  EXPECT_EQ(code(ok), absl::StatusCode::kOk);
+  ConnectOptions o = ok;
+  o.server = "";
+  EXPECT_EQ(code(o), absl::StatusCode::kInvalidArgument);
+  o = ok;
+  o.timeout_seconds = 0;
+  EXPECT_EQ(code(o), absl::StatusCode::kInvalidArgument);
+  o = ok;
+  o.max_message_bytes = 0;
+  EXPECT_EQ(ConnectExtraction(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o = ok;
+  o.tls.cert = "-----BEGIN CERTIFICATE-----";
+  EXPECT_EQ(ConnectMonitoring(o).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ConnectOptionsTest, StreamDeadlineScalesWithPages) {
+  ConnectOptions o;
+  o.timeout_seconds = 60;
+  EXPECT_EQ(StreamDeadline(o, 1), std::chrono::seconds(60));
+  EXPECT_EQ(StreamDeadline(o, 1000), std::chrono::seconds(60));
+  EXPECT_EQ(StreamDeadline(o, 5000), std::chrono::seconds(300));
+  o.timeout_seconds = 0.5;
+  EXPECT_EQ(StreamDeadline(o, 2000), std::chrono::seconds(1));
+}
+
+}  // namespace
+}  // namespace vertex::client
