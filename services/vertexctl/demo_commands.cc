@@ -7,6 +7,13 @@
 
 #include "absl/strings/str_format.h"
 #include "common/demo/site_generator.h"
+#include "common/eval/ground_truth.h"
+#include "common/store/rule_store.h"
+#include "common/workflow/api_editor.h"
+#include "common/workflow/extraction_engine.h"
+#include "common/workflow/learning_engine.h"
+#include "services/client/remote_api.h"
+#include "services/vertexctl/backend.h"
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
@@ -30,6 +37,24 @@ const std::vector<FlagSpec>& DemoFlags() {
       {"help", "", "show this help"},
   };
   return kFlags;
+}
+
+// demo's own flags: the site to run (the generated one by default) and the
+// server to run it on (in process by default).
+std::vector<FlagSpec> RunFlags() {
+  std::vector<FlagSpec> flags = DemoFlags();
+  flags.pop_back();  // help, last
+  for (const FlagSpec& f : std::vector<FlagSpec>{
+           {"pages", "DIR", "run this site instead of the generated one (needs --truth, --schema, --site)"},
+           {"truth", "DIR", "with --pages: its ground truth (SWDE format) for the simulated editor and scores"},
+           {"schema", "FILE", "with --pages: the vertical's schema, e.g. deploy/schemas/book.json"},
+           {"site", "NAME", "with --pages: the site's name in the ground truth (e.g. booksamillion)"},
+           {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"}}) {
+    flags.push_back(f);
+  }
+  for (const FlagSpec& f : ServerFlags("vertexd (or the learning and extraction services' host)")) flags.push_back(f);
+  flags.push_back({"help", "", "show this help"});
+  return flags;
 }
 
 absl::StatusOr<demo::SiteOptions> SiteOptionsFromFlags(const ParsedArgs& a) {
@@ -99,42 +124,6 @@ absl::StatusOr<std::vector<demo::GeneratedPage>> Generate(const ParsedArgs& a, s
   return pages;
 }
 
-void PrintClusters(const site::SiteClustering& site, const std::map<std::string, std::string>& template_of) {
-  size_t assigned = 0, majority = 0;
-  std::printf("%-8s %6s %10s  %-23s  %-28s %s\n", "cluster", "pages", "importance", "signature",
-              "templates", "URL regex");
-  for (const site::SiteCluster& c : site.clusters) {
-    std::map<std::string, size_t> counts;
-    for (size_t p : c.pages) {
-      counts[template_of.at(std::filesystem::path(site.pages[p].file).filename().string())]++;
-    }
-    std::string templates;
-    size_t top = 0;
-    for (const auto& [name, n] : counts) {
-      templates += (templates.empty() ? "" : ",") + name + ":" + std::to_string(n);
-      top = std::max(top, n);
-    }
-    assigned += c.pages.size();
-    majority += top;
-    std::printf("%-8zu %6zu %10lld  %-23s  %-28s %s\n", c.id, c.pages.size(),
-                static_cast<long long>(c.importance), c.signature.ToText().c_str(), templates.c_str(),
-                c.url_regex.c_str());
-  }
-  std::printf("\nAnnotation sample (Algorithm 2 order, weight added), first pages per cluster:\n");
-  for (const site::SiteCluster& c : site.clusters) {
-    std::printf("  cluster %zu:", c.id);
-    for (size_t i = 0; i < c.annotation_sample.size() && i < 4; ++i) {
-      const auto& pick = c.annotation_sample[i];
-      std::printf(" %s (+%.1f)", std::filesystem::path(site.pages[pick.page].file).filename().c_str(),
-                  pick.added_weight);
-    }
-    std::printf("%s\n", c.annotation_sample.size() > 4 ? " ..." : "");
-  }
-  std::printf("\n%zu clusters; %zu pages assigned, %zu unassigned, %zu unreadable; purity %.4f\n",
-              site.clusters.size(), assigned, site.unassigned.size(), site.errors.size(),
-              assigned ? static_cast<double>(majority) / assigned : 0.0);
-}
-
 }  // namespace
 
 int RunGenDemo(const std::vector<std::string>& args) {
@@ -154,44 +143,102 @@ int RunGenDemo(const std::vector<std::string>& args) {
   return 0;
 }
 
+namespace {
+
+struct Apis {
+  std::unique_ptr<store::RuleStore> store;  // in process only
+  std::unique_ptr<workflow::LearningApi> learning;
+  std::unique_ptr<workflow::ExtractionApi> extraction;
+};
+
+// The engines in process over an in-memory store, or the clients of
+// --server.
+absl::StatusOr<Apis> OpenApis(const ParsedArgs& a) {
+  Apis apis;
+  if (a.Has("server")) {
+    VERTEX_ASSIGN_OR_RETURN(client::ConnectOptions options, ConnectOptionsFromFlags(a));
+    VERTEX_ASSIGN_OR_RETURN(apis.learning, client::ConnectLearning(options));
+    VERTEX_ASSIGN_OR_RETURN(apis.extraction, client::ConnectExtraction(options));
+    return apis;
+  }
+  apis.store = store::NewInMemoryStore();
+  auto extraction = std::make_unique<workflow::ExtractionEngine>(apis.store.get(), workflow::ExtractionEngineOptions{});
+  workflow::ExtractionEngine* refresh = extraction.get();
+  apis.learning = std::make_unique<workflow::LearningEngine>(
+      apis.store.get(), workflow::LearningEngineOptions{}, [refresh](const std::string&) { (void)refresh->Refresh(); });
+  apis.extraction = std::move(extraction);
+  return apis;
+}
+
+// Runs one site's life through the APIs and prints its table.
+absl::Status RunSite(Apis& apis, const std::string& site, const schema::CompiledSchema& schema,
+                     const std::vector<workflow::ClientPage>& pages, const std::string& truth_dir,
+                     const std::string& truth_site, size_t max_pages) {
+  VERTEX_ASSIGN_OR_RETURN(eval::GroundTruth truth, eval::LoadGroundTruth(truth_dir, truth_site));
+  workflow::ApiRunOptions options;
+  options.max_pages = max_pages;
+  VERTEX_ASSIGN_OR_RETURN(workflow::ApiRunReport report,
+                          workflow::RunSiteThroughApi(*apis.learning, *apis.extraction, site, schema, pages, truth,
+                                                      options));
+  std::printf("\n%s", workflow::FormatRunReport(site, schema, report).c_str());
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
+absl::Status Demo(const ParsedArgs& a) {
+  auto start = std::chrono::steady_clock::now();
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_pages, a.Int("max-pages", 3, 1, 20));
+  VERTEX_ASSIGN_OR_RETURN(Apis apis, OpenApis(a));
+  const std::string where = a.Has("server") ? "on the server at " + a.String("server", "") : "in process";
+  if (a.Has("pages")) {
+    for (const char* needed : {"truth", "schema", "site"}) {
+      if (!a.Has(needed)) return absl::InvalidArgumentError(std::string("--pages needs --") + needed);
+    }
+    VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromFile(a.String("schema", "")));
+    VERTEX_ASSIGN_OR_RETURN(std::vector<workflow::ClientPage> pages,
+                            workflow::ReadClientPages({a.String("pages", "")}, 8 << 20));
+    std::printf("Read %zu pages of %s; running them %s\n", pages.size(), a.String("site", "").c_str(), where.c_str());
+    return RunSite(apis, a.String("site", ""), schema, pages, a.String("truth", ""), a.String("site", ""),
+                   static_cast<size_t>(max_pages));
+  }
+  std::string dir;
+  VERTEX_ASSIGN_OR_RETURN(std::vector<demo::GeneratedPage> generated, Generate(a, &dir));
+  std::printf("Generated %zu demo pages in %s (%.2f s); running the site %s\n", generated.size(), dir.c_str(),
+              Seconds(start), where.c_str());
+  VERTEX_ASSIGN_OR_RETURN(std::vector<workflow::ClientPage> pages, workflow::ReadClientPages({dir}, 8 << 20));
+  for (const char* vertical : {"product", "business"}) {
+    VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema,
+                            schema::CompiledSchema::FromJson(demo::SchemaJson(vertical), vertical));
+    const std::string truth = (std::filesystem::path(dir) / "groundtruth" / vertical).string();
+    VERTEX_RETURN_IF_ERROR(RunSite(apis, std::string("vertexdemo-") + vertical, schema, pages, truth, "vertexdemo",
+                                   static_cast<size_t>(max_pages)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 int RunDemo(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, DemoFlags());
+  const std::vector<FlagSpec> flags = RunFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
   if (parsed.ok() && parsed->Has("help")) {
-    std::cout << "usage: vertexctl demo [flags]\n\nGenerates the demo site (a multi-template shop), "
-                 "clusters it offline and prints the clusters with the templates they hold; then, for\n"
-                 "the product and business verticals, lets an editor simulated from the generator's\n"
-                 "ground truth annotate pages as the editor loop asks (at most 3 per cluster), learns\n"
-                 "the rules, extracts every page and prints per-attribute precision and recall.\n\n"
-                 "flags:\n"
-              << FlagHelp(DemoFlags());
+    std::cout << "usage: vertexctl demo [flags]\n\nGenerates the demo site (a multi-template shop; or takes the "
+                 "site in --pages), then, for the product\nand business verticals: registers the site, adds its "
+                 "pages (clustered by structure), lets an editor\nsimulated from the ground truth annotate the pages "
+                 "GetAnnotationTasks asks for (Learn after each,\nat most --max-pages per cluster), extracts every "
+                 "page with ExtractMany (ExtractStream online) and\nprints the clusters' count, per-attribute "
+                 "precision and recall, and the extraction rate.\nIn process by default; with --server, through the "
+                 "gRPC services of a running vertexd\n(`bash deploy/vertex.sh demo` starts one on loopback and stops it "
+                 "after).\n\nflags:\n"
+              << FlagHelp(flags);
     return 0;
   }
   if (!parsed.ok()) return ReportError("demo", parsed.status());
-  auto start = std::chrono::steady_clock::now();
-  std::string dir;
-  absl::StatusOr<std::vector<demo::GeneratedPage>> pages = Generate(*parsed, &dir);
-  if (!pages.ok()) return ReportError("demo", pages.status());
-  std::map<std::string, std::string> template_of;
-  for (const demo::GeneratedPage& p : *pages) template_of[p.file_name] = p.template_name;
-  std::printf("Generated %zu demo pages in %s (%.2f s)\n", pages->size(), dir.c_str(), Seconds(start));
-
-  start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<std::string>> files = site::ExpandPagePaths({dir});
-  if (!files.ok()) return ReportError("demo", files.status());
-  absl::StatusOr<site::SiteClustering> clustering = site::ClusterSite(*files, {});
-  if (!clustering.ok()) return ReportError("demo", clustering.status());
-  std::printf("Parsed every page and clustered a sample of %zu in %.2f s\n\n", clustering->sample_size,
-              Seconds(start));
-  PrintClusters(*clustering, template_of);
-  for (const char* vertical : {"product", "business"}) {
-    absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(demo::SchemaJson(vertical), vertical);
-    if (!schema.ok()) return ReportError("demo", schema.status());
-    std::printf("\n");
-    std::fflush(stdout);
-    const std::string truth = (std::filesystem::path(dir) / "groundtruth" / vertical).string();
-    if (absl::Status s = PrintTruthEvaluation(dir, truth, "vertexdemo", *schema); !s.ok()) return ReportError("demo", s);
+  if (!parsed->positional.empty()) {
+    return ReportError("demo", absl::InvalidArgumentError("unexpected argument " + parsed->positional[0]));
   }
-  return 0;
+  const absl::Status s = Demo(*parsed);
+  return s.ok() ? 0 : ReportError("demo", s);
 }
 
 }  // namespace vertex::cli
