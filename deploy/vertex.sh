@@ -7,6 +7,8 @@
 #   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, learn
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
+#   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
+#                                                       (learns the SWDE site, finds peak, p99 at half of peak)
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
@@ -29,7 +31,7 @@ PACKAGES=(
 )
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 install_missing() {
