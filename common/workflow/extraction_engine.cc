@@ -1,5 +1,7 @@
 #include "common/workflow/extraction_engine.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "common/extract/record_proto.h"
 #include "common/util/status_macros.h"
@@ -15,27 +17,24 @@ struct ExtractionEngine::SiteRules {
   std::optional<extract::SiteExtractor> extractor;
 };
 
-// Parsers reused across requests (one per concurrent request).
+// Parsers reused across requests: one per thread and parse options, kept by
+// the thread (a thread_local, destroyed with it), so a thread always parses
+// into the same arena, warm in its core's cache. (A shared pool handed each
+// thread the parser another had just used: about 1 ms more CPU per SWDE page,
+// 3.8-4.0 against 2.9-3.3 ms, with two gRPC streams on two cores.)
 class ExtractionEngine::ParserPool {
  public:
   explicit ParserPool(html::ParseOptions options) : options_(options) {}
 
-  std::unique_ptr<html::Parser> Take() {
-    absl::MutexLock lock(&mu_);
-    if (free_.empty()) return std::make_unique<html::Parser>(options_);
-    std::unique_ptr<html::Parser> p = std::move(free_.back());
-    free_.pop_back();
-    return p;
-  }
-  void Give(std::unique_ptr<html::Parser> p) {
-    absl::MutexLock lock(&mu_);
-    free_.push_back(std::move(p));
+  html::Parser& ForThisThread() const {
+    thread_local std::map<std::pair<size_t, int>, std::unique_ptr<html::Parser>> parsers;
+    std::unique_ptr<html::Parser>& p = parsers[{options_.max_page_bytes, options_.max_depth}];
+    if (p == nullptr) p = std::make_unique<html::Parser>(options_);
+    return *p;
   }
 
  private:
   const html::ParseOptions options_;
-  absl::Mutex mu_;
-  std::vector<std::unique_ptr<html::Parser>> free_ ABSL_GUARDED_BY(mu_);
 };
 
 namespace {
@@ -172,10 +171,8 @@ absl::StatusOr<v1::ExtractResponse> ExtractionEngine::ExtractConst(const v1::Ext
     if (!rules.ok() || !(*rules)->extractor.has_value()) continue;  // deleted meanwhile, or no rule yet
     const extract::SiteExtractor& extractor = *(*rules)->extractor;
     if (request.site().empty() && extractor.MatchUrl(request.url()).empty()) continue;
-    std::unique_ptr<html::Parser> parser = parsers_->Take();
     absl::StatusOr<extract::Record> record =
-        extractor.Extract(request.html(), request.url(), *parser, request.content_type());
-    parsers_->Give(std::move(parser));
+        extractor.Extract(request.html(), request.url(), parsers_->ForThisThread(), request.content_type());
     VERTEX_RETURN_IF_ERROR(record.status());
     *response.mutable_record() = extract::RecordToProto(*record, site, request.details());
     return response;
