@@ -4,7 +4,6 @@
 #include "services/common/server_runner.h"
 #include "services/extraction/extraction_service.h"
 #include "services/server/server_main.h"
-#include "services/server/store_follower.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -25,26 +24,15 @@ absl::Status Run(int argc, char** argv) {
   if (!parsed) return absl::OkStatus();
   workflow::ExtractionEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
-  VERTEX_ASSIGN_OR_RETURN(int64_t catch_up_ms, parsed->args.Int("catch-up-ms", 500, 10, 3600000));
-  VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<store::RocksDbKv> kv, OpenReader(parsed->args, 60));
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::NewRuleStore(kv));
-  workflow::ExtractionEngine engine(store.get(), options);
-  auto follower = std::make_unique<StoreFollower>(kv, std::chrono::milliseconds(catch_up_ms), [&engine] {
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
+  workflow::ExtractionEngine engine(reader->store(), options);
+  VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [&engine] {
     absl::StatusOr<size_t> changed = engine.Refresh();
     if (!changed.ok()) spdlog::warn("reloading rules failed: {}", changed.status().ToString());
     if (changed.ok() && *changed > 0) spdlog::info("rules of {} site(s) reloaded", *changed);
-  });
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<ChangeWatcher> watcher, WatchLearningServer(parsed->args, follower.get()));
+  }));
   ExtractionServiceImpl service(&engine);
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(parsed->config, {&service}));
-  return runner->Wait([&] {
-    watcher.reset();
-    follower.reset();
-    store.reset();
-    kv.reset();
-    spdlog::info("rule store closed");
-    return absl::OkStatus();
-  });
+  return Serve(parsed->config, {&service}, nullptr, [&] { reader->Close(); });
 }
 
 }  // namespace

@@ -27,12 +27,9 @@ absl::Status Run(int argc, char** argv) {
   ChangeHub hub;
   workflow::LearningEngine engine(store.get(), options, [&hub](const std::string& site) { hub.Publish(site); });
   LearningServiceImpl service(&engine, &hub, parsed->config.auth_token);
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(parsed->config, {&service}));
-  runner->OnShutdown([&hub] { hub.Close(); });
-  return runner->Wait([&] {
+  return Serve(parsed->config, {&service}, [&hub] { hub.Close(); }, [&] {
     store.reset();
     spdlog::info("rule store closed");
-    return absl::OkStatus();
   });
 }
 

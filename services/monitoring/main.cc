@@ -4,7 +4,6 @@
 #include "services/common/server_runner.h"
 #include "services/monitoring/monitoring_service.h"
 #include "services/server/server_main.h"
-#include "services/server/store_follower.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -26,23 +25,12 @@ absl::Status Run(int argc, char** argv) {
   if (!parsed) return absl::OkStatus();
   workflow::MonitorEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
-  VERTEX_ASSIGN_OR_RETURN(int64_t catch_up_ms, parsed->args.Int("catch-up-ms", 500, 10, 3600000));
-  VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<store::RocksDbKv> kv, OpenReader(parsed->args, 60));
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::NewRuleStore(kv));
-  workflow::MonitorEngine engine(store.get(), options);
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
+  workflow::MonitorEngine engine(reader->store(), options);
   // Monitor reads the rules afresh on every call: catching up is enough.
-  auto follower = std::make_unique<StoreFollower>(kv, std::chrono::milliseconds(catch_up_ms), [] {});
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<ChangeWatcher> watcher, WatchLearningServer(parsed->args, follower.get()));
+  VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [] {}));
   MonitoringServiceImpl service(&engine);
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(parsed->config, {&service}));
-  return runner->Wait([&] {
-    watcher.reset();
-    follower.reset();
-    store.reset();
-    kv.reset();
-    spdlog::info("rule store closed");
-    return absl::OkStatus();
-  });
+  return Serve(parsed->config, {&service}, nullptr, [&] { reader->Close(); });
 }
 
 }  // namespace

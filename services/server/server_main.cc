@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/util/status_macros.h"
 #include "services/common/credentials.h"
+#include "services/common/server_runner.h"
 #include "services/common/logging.h"
 #include "spdlog/spdlog.h"
 
@@ -99,6 +100,41 @@ absl::StatusOr<std::unique_ptr<ChangeWatcher>> WatchLearningServer(const cli::Pa
   auto channel = rpc::MakeChannel(args.String("learning-server", ""), creds, 4 << 20);
   spdlog::info("following the store changes of the learning service at {}", args.String("learning-server", ""));
   return std::make_unique<ChangeWatcher>(channel, [follower] { follower->Poke(); });
+}
+
+absl::StatusOr<std::unique_ptr<StoreReader>> StoreReader::Open(const cli::ParsedArgs& args, int wait_seconds) {
+  auto reader = std::make_unique<StoreReader>();
+  VERTEX_ASSIGN_OR_RETURN(reader->kv_, OpenReader(args, wait_seconds));
+  VERTEX_ASSIGN_OR_RETURN(reader->store_, store::NewRuleStore(reader->kv_));
+  return reader;
+}
+
+StoreReader::~StoreReader() { Close(); }
+
+absl::Status StoreReader::Follow(const cli::ParsedArgs& args, std::function<void()> on_caught_up) {
+  VERTEX_ASSIGN_OR_RETURN(int64_t catch_up_ms, args.Int("catch-up-ms", 500, 10, 3600000));
+  follower_ = std::make_unique<StoreFollower>(kv_, std::chrono::milliseconds(catch_up_ms), std::move(on_caught_up));
+  VERTEX_ASSIGN_OR_RETURN(watcher_, WatchLearningServer(args, follower_.get()));
+  return absl::OkStatus();
+}
+
+void StoreReader::Close() {
+  if (kv_ == nullptr) return;
+  watcher_.reset();
+  follower_.reset();
+  store_.reset();
+  kv_.reset();
+  spdlog::info("rule store closed");
+}
+
+absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
+                   const std::function<void()>& on_shutdown, const std::function<void()>& close) {
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(config, services));
+  if (on_shutdown) runner->OnShutdown(on_shutdown);
+  return runner->Wait([&] {
+    close();
+    return absl::OkStatus();
+  });
 }
 
 int Main(const std::string& name, const std::function<absl::Status()>& main_body) {

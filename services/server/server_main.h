@@ -59,6 +59,35 @@ absl::StatusOr<std::shared_ptr<store::RocksDbKv>> OpenReader(const cli::ParsedAr
 absl::StatusOr<std::unique_ptr<ChangeWatcher>> WatchLearningServer(const cli::ParsedArgs& args,
                                                                    StoreFollower* follower);
 
+// The store as a reader process holds it: a RocksDB secondary of --store,
+// the rule store over it, and, once Follow() is called, the follower that
+// catches it up (every --catch-up-ms, and on the learning service's change
+// notifications when --learning-server is given).
+class StoreReader {
+ public:
+  // Opens the secondary (OpenReader, waiting up to `wait_seconds`).
+  static absl::StatusOr<std::unique_ptr<StoreReader>> Open(const cli::ParsedArgs& args, int wait_seconds);
+  ~StoreReader();
+
+  // Starts following the writer; `on_caught_up` runs after each catch-up.
+  absl::Status Follow(const cli::ParsedArgs& args, std::function<void()> on_caught_up);
+  const store::RuleStore* store() const { return store_.get(); }
+  // Stops following and closes the store.
+  void Close();
+
+ private:
+  std::shared_ptr<store::RocksDbKv> kv_;
+  std::unique_ptr<store::RuleStore> store_;
+  std::unique_ptr<StoreFollower> follower_;
+  std::unique_ptr<ChangeWatcher> watcher_;
+};
+
+// Serves `services` as `config` says until SIGTERM or SIGINT, then drains;
+// `on_shutdown` (may be empty) runs when shutdown begins, `close` after the
+// drain (close the store there). Start()'s errors.
+absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
+                   const std::function<void()>& on_shutdown, const std::function<void()>& close);
+
 // Runs `main_body` and turns an error into a logged message and exit code 1.
 int Main(const std::string& name, const std::function<absl::Status()>& main_body);
 

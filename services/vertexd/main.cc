@@ -42,14 +42,10 @@ absl::Status Run(int argc, char** argv) {
   LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
   ExtractionServiceImpl extraction_service(&extraction);
   MonitoringServiceImpl monitoring_service(&monitor);
-  VERTEX_ASSIGN_OR_RETURN(
-      std::unique_ptr<rpc::ServerRunner> runner,
-      rpc::ServerRunner::Start(parsed->config, {&learning_service, &extraction_service, &monitoring_service}));
-  runner->OnShutdown([&hub] { hub.Close(); });
-  return runner->Wait([&] {
+  const std::vector<grpc::Service*> services = {&learning_service, &extraction_service, &monitoring_service};
+  return Serve(parsed->config, services, [&hub] { hub.Close(); }, [&] {
     store.reset();
     spdlog::info("rule store closed");
-    return absl::OkStatus();
   });
 }
 
