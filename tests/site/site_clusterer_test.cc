@@ -125,6 +125,32 @@ TEST(SiteClustererTest, ResultIsDeterministicAndIndependentOfThreads) {
   EXPECT_EQ(a, b);
 }
 
+// Differential: clustering pages from their stored vectors (what the
+// learning service does) equals clustering the files.
+TEST(SiteClustererTest, ClusterKnownPagesEqualsClusterSite) {
+  const std::string dir = TempDir("known");
+  WriteDemo(dir, 3);
+  const std::vector<std::string> files = ExpandPagePaths({dir}).value();
+  const SiteClustering from_files = ClusterSite(files, {}).value();
+  ASSERT_TRUE(from_files.errors.empty());
+  std::vector<SitePage> pages = from_files.pages;
+  for (SitePage& p : pages) p.sampled = false;
+  const XPathsOfPage xpaths = [&](size_t i) -> absl::StatusOr<sample::PageXPaths> {
+    const PageFile file = ReadPageFile(files[i], 8 << 20).value();
+    html::Parser parser(html::ParseOptions{});
+    absl::StatusOr<html::Page> page = parser.Parse(file.bytes, file.url);
+    if (!page.ok()) return page.status();
+    return sample::ExtractXPaths(*page);
+  };
+  const SiteClustering known = ClusterKnownPages(pages, xpaths, {}).value();
+  EXPECT_EQ(ClusteringToJson(known), ClusteringToJson(from_files));
+  EXPECT_EQ(ClusterKnownPages({}, xpaths, {}).status().code(), absl::StatusCode::kFailedPrecondition);
+  const XPathsOfPage failing = [](size_t) -> absl::StatusOr<sample::PageXPaths> {
+    return absl::DataLossError("page gone");
+  };
+  EXPECT_EQ(ClusterKnownPages(pages, failing, {}).status().code(), absl::StatusCode::kDataLoss);
+}
+
 TEST(SiteClustererTest, BadPagesAreReportedNotFatal) {
   const std::string dir = TempDir("bad");
   WriteDemo(dir);
