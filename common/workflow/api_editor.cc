@@ -35,7 +35,7 @@ std::vector<std::pair<size_t, size_t>> Batches(const std::vector<ClientPage>& pa
 
 absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std::string& site,
                                                     const std::vector<ClientPage>& pages, const ApiRunOptions& o) {
-  v1::AddSamplePagesResponse last;
+  v1::AddSamplePagesResponse merged;
   const auto batches = Batches(pages, o);
   for (size_t b = 0; b < batches.size(); ++b) {
     v1::AddSamplePagesRequest request;
@@ -46,9 +46,10 @@ absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std:
       p->set_url(pages[i].url);
       p->set_html(pages[i].bytes);
     }
-    VERTEX_ASSIGN_OR_RETURN(last, api.AddSamplePages(request));
+    VERTEX_ASSIGN_OR_RETURN(v1::AddSamplePagesResponse response, api.AddSamplePages(request));
+    MergeAddedPages(std::move(response), &merged);
   }
-  return last;
+  return merged;
 }
 
 // The editor's annotations of one page, or none when the truth does not
@@ -141,6 +142,15 @@ void Score(const schema::CompiledSchema& schema, const eval::GroundTruth& truth,
 }
 
 }  // namespace
+
+void MergeAddedPages(v1::AddSamplePagesResponse from, v1::AddSamplePagesResponse* into) {
+  const uint32_t pages = into->pages_added() + from.pages_added();
+  auto errors = std::move(*into->mutable_errors());
+  errors.MergeFrom(from.errors());
+  *into = std::move(from);
+  into->set_pages_added(pages);
+  *into->mutable_errors() = std::move(errors);
+}
 
 absl::StatusOr<std::vector<ClientPage>> ReadClientPages(const std::vector<std::string>& paths,
                                                         size_t max_page_bytes) {

@@ -41,7 +41,7 @@ struct ApiRunOptions {
 };
 
 struct ApiRunReport {
-  v1::AddSamplePagesResponse sample;        // the last AddSamplePages response
+  v1::AddSamplePagesResponse sample;        // the AddSamplePages responses merged
   std::vector<v1::LearnResponse> learnt;    // the last Learn response of each cluster annotated
   size_t pages_annotated = 0;
   size_t clusters_with_rule = 0;
@@ -50,6 +50,11 @@ struct ApiRunReport {
   double learn_seconds = 0;    // register, add pages, annotate and learn
   double extract_seconds = 0;  // ExtractMany over every page
 };
+
+// Adds `from` (the response of a later AddSamplePages call) to `into`, the
+// responses so far: pages added are summed and errors kept, the rest (sample
+// size, clusters) becomes `from`'s.
+void MergeAddedPages(v1::AddSamplePagesResponse from, v1::AddSamplePagesResponse* into);
 
 // Pages read from files (site::ExpandPagePaths order, URL per page_file.h).
 absl::StatusOr<std::vector<ClientPage>> ReadClientPages(const std::vector<std::string>& paths,

@@ -133,15 +133,7 @@ absl::StatusOr<std::vector<v1::ExtractResponse>> ExtractionEngine::ExtractMany(
   std::vector<v1::ExtractResponse> out;
   for (const v1::ExtractRequest& request : requests) {
     absl::StatusOr<v1::ExtractResponse> r = ExtractConst(request);
-    if (r.ok()) {
-      out.push_back(*std::move(r));
-      continue;
-    }
-    v1::ExtractResponse failed;
-    failed.set_id(request.id());
-    failed.set_error_code(static_cast<int32_t>(r.status().code()));
-    failed.set_error(std::string(r.status().message()));
-    out.push_back(std::move(failed));
+    out.push_back(r.ok() ? *std::move(r) : FailedExtractResponse(request.id(), r.status()));
   }
   return out;
 }
@@ -180,6 +172,14 @@ absl::StatusOr<v1::ExtractResponse> ExtractionEngine::ExtractConst(const v1::Ext
   response.mutable_record()->set_url(request.url());
   response.mutable_record()->set_status(v1::ExtractedRecord::NO_URL_MATCH);
   return response;
+}
+
+v1::ExtractResponse FailedExtractResponse(const std::string& id, const absl::Status& status) {
+  v1::ExtractResponse failed;
+  failed.set_id(id);
+  failed.set_error_code(static_cast<int32_t>(status.code()));
+  failed.set_error(std::string(status.message()));
+  return failed;
 }
 
 }  // namespace vertex::workflow

@@ -72,6 +72,10 @@ class ExtractionEngine final : public ExtractionApi {
   mutable std::optional<std::vector<std::string>> site_list_ ABSL_GUARDED_BY(mu_);
 };
 
+// The response ExtractMany (and ExtractStream) gives a page that failed
+// with `status`: the request's id, the canonical code and the message.
+v1::ExtractResponse FailedExtractResponse(const std::string& id, const absl::Status& status);
+
 }  // namespace vertex::workflow
 
 #endif  // VERTEX_COMMON_WORKFLOW_EXTRACTION_ENGINE_H_

@@ -12,6 +12,7 @@
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
 #include "common/workflow/learning_engine.h"
+#include "common/workflow/sample_view.h"
 
 namespace vertex::workflow {
 namespace {
@@ -182,10 +183,7 @@ absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& 
     absl::MutexLock lock(SiteLock(request.site()));
     VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord cluster, store_->GetCluster(request.site(), request.cluster_id()));
     VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
-    const v1::SampleCluster* sc = nullptr;
-    for (const v1::SampleCluster& c : state.clusters()) {
-      if (c.cluster_id() == cluster.cluster_id()) sc = &c;
-    }
+    const v1::SampleCluster* sc = FindSampleCluster(state, cluster.cluster_id());
     if (sc == nullptr) {
       return absl::FailedPreconditionError("cluster \"" + cluster.cluster_id() +
                                            "\" is not in the current clustering of the sample of site \"" +
@@ -194,8 +192,8 @@ absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& 
     std::vector<v1::Annotation> merged = MergeAnnotations(cluster.editor(), request.replace(), fresh);
     VERTEX_ASSIGN_OR_RETURN(std::vector<learn::AttributeAnnotation> annotations,
                             ToLearnAnnotations(merged, state, *sc));
-    VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterViewForLearn(state, cluster, *sc));
-    PagePool pool(view, options_.cluster.parse, LoaderForLearn(request.site()));
+    VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
+    PagePool pool(view, options_.cluster.parse, StoreLoader(store_, request.site()));
     VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, options_.learn));
     r.learnt.rule.set_site(request.site());
     r.learnt.rule.set_cluster_id(cluster.cluster_id());

@@ -14,6 +14,7 @@
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
+#include "common/workflow/sample_view.h"
 #include "common/workflow/site_store.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -36,13 +37,6 @@ v1::ClusterSummary Summary(const v1::ClusterRecord& r, uint32_t pages) {
   s.set_latest_version(r.latest_version());
   s.set_state(r.editor().state());
   return s;
-}
-
-const v1::SampleCluster* FindSampleCluster(const v1::SampleState& state, const std::string& id) {
-  for (const v1::SampleCluster& c : state.clusters()) {
-    if (c.cluster_id() == id) return &c;
-  }
-  return nullptr;
 }
 
 // Algorithm 2's picks of a cluster never annotated, as tasks.
@@ -75,30 +69,6 @@ v1::SampleCluster ToSampleCluster(const site::SiteCluster& c, const std::string&
   return out;
 }
 
-// The stored pages as a clustering with the one cluster `c` (id 0).
-absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, const v1::ClusterRecord& record,
-                                                 const v1::SampleCluster& c) {
-  site::SiteClustering view;
-  for (int i = 0; i < state.urls_size(); ++i) view.pages.push_back({state.urls(i), state.urls(i), {}, false});
-  site::SiteCluster sc;
-  VERTEX_ASSIGN_OR_RETURN(sc.signature, shingle::MaskedVector::Parse(record.signature()));
-  sc.importance = record.importance();
-  sc.url_regex = record.url_regex();
-  sc.pages.assign(c.pages().begin(), c.pages().end());
-  for (int i = 0; i < c.annotation_order_size(); ++i) {
-    sc.annotation_sample.push_back({c.annotation_order(i), i < c.added_weight_size() ? c.added_weight(i) : 0});
-  }
-  view.clusters.push_back(std::move(sc));
-  return view;
-}
-
-PageLoader StoreLoader(const store::RuleStore* store, const std::string& site) {
-  return [store, site](size_t index) -> absl::StatusOr<site::PageFile> {
-    VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store->GetSamplePage(site, static_cast<uint32_t>(index)));
-    return site::PageFile{page.url(), page.url(), page.html()};
-  };
-}
-
 absl::StatusOr<schema::CompiledSchema> SchemaOf(const store::RuleStore& store, const std::string& site) {
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
   return schema::CompiledSchema::FromProto(record.schema());
@@ -109,14 +79,6 @@ absl::StatusOr<schema::CompiledSchema> SchemaOf(const store::RuleStore& store, c
 LearningEngine::LearningEngine(store::RuleStore* store, LearningEngineOptions options,
                                std::function<void(const std::string&)> on_write)
     : store_(store), options_(std::move(options)), on_write_(std::move(on_write)) {}
-
-absl::StatusOr<site::SiteClustering> LearningEngine::ClusterViewForLearn(const v1::SampleState& state,
-                                                                         const v1::ClusterRecord& record,
-                                                                         const v1::SampleCluster& c) {
-  return ClusterView(state, record, c);
-}
-
-PageLoader LearningEngine::LoaderForLearn(const std::string& site) const { return StoreLoader(store_, site); }
 
 absl::Mutex* LearningEngine::SiteLock(const std::string& site) {
   absl::MutexLock lock(&locks_mu_);

@@ -71,12 +71,6 @@ class LearningEngine final : public LearningApi {
   absl::Mutex* SiteLock(const std::string& site);
   void Notify(const std::string& site) const;
   absl::StatusOr<v1::AddSamplePagesResponse> ClusterSample(const std::string& site);
-  // Learn's helpers (learning_engine.cc): the stored sample as a clustering
-  // of the one cluster `c`, and a loader of its pages from the store.
-  static absl::StatusOr<site::SiteClustering> ClusterViewForLearn(const v1::SampleState& state,
-                                                                  const v1::ClusterRecord& record,
-                                                                  const v1::SampleCluster& c);
-  PageLoader LoaderForLearn(const std::string& site) const;
 
   store::RuleStore* store_;
   LearningEngineOptions options_;

@@ -1,6 +1,5 @@
 #include "common/workflow/site_store.h"
 
-#include <chrono>
 #include <map>
 #include <set>
 
@@ -8,30 +7,6 @@
 #include "common/util/status_macros.h"
 
 namespace vertex::workflow {
-namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-absl::Status RegisterSite(store::RuleStore& store, const std::string& site, const schema::CompiledSchema& schema) {
-  v1::SiteRecord record;
-  absl::StatusOr<v1::SiteRecord> stored = store.GetSite(site);
-  if (stored.ok()) {
-    record = *std::move(stored);
-  } else if (stored.status().code() == absl::StatusCode::kNotFound) {
-    record.set_site(site);
-    record.set_created_unix_ms(NowMs());
-  } else {
-    return stored.status();
-  }
-  *record.mutable_schema() = schema.proto();
-  record.set_updated_unix_ms(NowMs());
-  return store.PutSite(record);
-}
-
-}  // namespace
 
 ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,
                                    const site::SiteClustering& clustering) {
@@ -66,16 +41,6 @@ ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1
     if (!kept.count(i)) out.records.push_back(stored[i]);
   }
   return out;
-}
-
-absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
-                                                       const schema::CompiledSchema& schema,
-                                                       const site::SiteClustering& clustering) {
-  VERTEX_RETURN_IF_ERROR(RegisterSite(store, site, schema));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store.ClustersOfSite(site));
-  ClusterAssignment assigned = AssignClusterIds(site, stored, clustering);
-  VERTEX_RETURN_IF_ERROR(store.PutClusters(site, assigned.records));
-  return assigned.ids;
 }
 
 absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site) {

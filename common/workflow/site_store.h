@@ -31,15 +31,6 @@ struct ClusterAssignment {
 ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,
                                    const site::SiteClustering& clustering);
 
-// Registers `site` with `schema` (replacing the schema of a registered
-// site) and stores the clusters of `clustering`. A cluster whose masked
-// signature equals a stored cluster's keeps that cluster's id (and rules);
-// others get new ids "c<n>". Stored clusters the clustering does not
-// reproduce are kept. Returns the id of each of clustering.clusters.
-absl::StatusOr<std::vector<std::string>> StoreClusters(store::RuleStore& store, const std::string& site,
-                                                       const schema::CompiledSchema& schema,
-                                                       const site::SiteClustering& clustering);
-
 // The site's schema and the current rule of each of its clusters that has
 // one, compiled. NotFound when the site is not registered; FailedPrecondition
 // when no cluster has a rule yet.

@@ -20,15 +20,9 @@ grpc::Status ExtractionServiceImpl::ExtractStream(
   while (stream->Read(&request)) {
     ++pages;
     absl::StatusOr<v1::ExtractResponse> response = engine_->ExtractConst(request);
-    v1::ExtractResponse out;
-    if (response.ok()) {
-      out = *std::move(response);
-    } else {
-      ++failed;
-      out.set_id(request.id());
-      out.set_error_code(static_cast<int32_t>(response.status().code()));
-      out.set_error(std::string(response.status().message()));
-    }
+    if (!response.ok()) ++failed;
+    const v1::ExtractResponse out =
+        response.ok() ? *std::move(response) : workflow::FailedExtractResponse(request.id(), response.status());
     if (!stream->Write(out)) break;
   }
   if (failed > 0) spdlog::info("ExtractStream: {} pages, {} failed", pages, failed);

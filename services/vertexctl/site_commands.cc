@@ -6,6 +6,7 @@
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
 #include "common/util/status_macros.h"
+#include "common/workflow/api_editor.h"
 #include "services/vertexctl/backend.h"
 #include "services/vertexctl/commands.h"
 
@@ -128,17 +129,6 @@ absl::Status Tasks(const ParsedArgs& a) {
   return PrintJson(response);
 }
 
-// `from`'s pages and errors added to `into`, whose other fields become
-// `from`'s.
-void MergeAdded(v1::AddSamplePagesResponse from, v1::AddSamplePagesResponse* into) {
-  const uint32_t pages = into->pages_added() + from.pages_added();
-  auto errors = std::move(*into->mutable_errors());
-  errors.MergeFrom(from.errors());
-  *into = std::move(from);
-  into->set_pages_added(pages);
-  *into->mutable_errors() = std::move(errors);
-}
-
 }  // namespace
 
 absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
@@ -153,7 +143,7 @@ absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, c
       *request.add_pages() = std::move(pages[i]);
     }
     VERTEX_ASSIGN_OR_RETURN(v1::AddSamplePagesResponse response, api.AddSamplePages(request));
-    MergeAdded(std::move(response), &added.response);
+    workflow::MergeAddedPages(std::move(response), &added.response);
     return absl::OkStatus();
   };
   VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, BatchLimits(), send));

@@ -1,0 +1,35 @@
+// A site's stored sample (store/rule_store.h: SampleState and its pages) as
+// the learning code wants it: a cluster's entry, the cluster as a
+// site::SiteClustering, and a PagePool loader reading pages from the store.
+// Used by LearningEngine's AddSamplePages, GetAnnotationTasks and Learn.
+//
+// Thread-safety: functions of their inputs; the store is thread-safe.
+#ifndef VERTEX_COMMON_WORKFLOW_SAMPLE_VIEW_H_
+#define VERTEX_COMMON_WORKFLOW_SAMPLE_VIEW_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/site/site_clusterer.h"
+#include "common/store/rule_store.h"
+#include "common/workflow/cluster_learner.h"
+
+namespace vertex::workflow {
+
+// The sample's entry for cluster `id`, or nullptr when the last clustering
+// has none. Points into `state`.
+const v1::SampleCluster* FindSampleCluster(const v1::SampleState& state, const std::string& id);
+
+// Every stored sample page (file = URL) and the one cluster `c` (id 0) with
+// `record`'s signature, URL regex and importance. InvalidArgument when the
+// record's signature does not parse.
+absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, const v1::ClusterRecord& record,
+                                                 const v1::SampleCluster& c);
+
+// Loads sample page `index` of `site` from `store` (which must outlive the
+// loader): its URL and bytes. The store's NotFound for a missing page.
+PageLoader StoreLoader(const store::RuleStore* store, const std::string& site);
+
+}  // namespace vertex::workflow
+
+#endif  // VERTEX_COMMON_WORKFLOW_SAMPLE_VIEW_H_
