@@ -1,5 +1,6 @@
 #include "common/store/keys.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/escaping.h"
@@ -60,6 +61,12 @@ std::optional<std::vector<std::string>> DescribeParts(Family family, std::string
     const std::optional<std::vector<std::string_view>> site = SplitIds(key, 1, false, &rest);
     if (!site.has_value() || rest.size() != kIndexBytes) return std::nullopt;
     return std::vector<std::string>{Quoted((*site)[0]), absl::StrCat("#", ReadBigEndian(rest))};
+  }
+  if (family == Family::kHistory) {
+    const std::optional<std::vector<std::string_view>> site = SplitIds(key, 1, false, &rest);
+    if (!site.has_value() || rest.size() != kVersionBytes + kIndexBytes) return std::nullopt;
+    return std::vector<std::string>{Quoted((*site)[0]), absl::StrCat("t", ReadBigEndian(rest.substr(0, 8))),
+                                    absl::StrCat("#", ReadBigEndian(rest.substr(8)))};
   }
   const bool versioned =
       family == Family::kRules || family == Family::kSnapshots || family == Family::kGolden;
@@ -123,6 +130,13 @@ std::string Rule(std::string_view site, std::string_view cluster, int64_t versio
 
 std::string VersionPrefix(std::string_view site, std::string_view cluster, int64_t version) {
   return Rule(site, cluster, version);
+}
+
+std::string HistoryRun(std::string_view site, int64_t started_unix_ms, uint32_t sequence) {
+  std::string key = SitePrefix(site);
+  AppendBigEndian(&key, static_cast<uint64_t>(std::max<int64_t>(started_unix_ms, 0)), kVersionBytes);
+  AppendBigEndian(&key, sequence, kIndexBytes);
+  return key;
 }
 
 std::string SamplePage(std::string_view site, uint32_t index) {
@@ -200,6 +214,8 @@ std::string_view FamilyName(Family family) {
       return "sample_state";
     case Family::kSamplePages:
       return "sample_pages";
+    case Family::kHistory:
+      return "history";
   }
   return "unknown";
 }

@@ -19,6 +19,8 @@
 //   golden        site \0 cluster \0 version index     GoldenExtraction
 //   sample_state  site                                 SampleState
 //   sample_pages  site \0 index                        SamplePage
+//   history       site \0 started_ms sequence           MonitorRun (8 + 4
+//                                                      bytes big-endian)
 //
 // The three lookups of the design: "cluster by id" is a point read of
 // clusters; "rules of site S whose URL regex may match" is a prefix scan of
@@ -66,6 +68,9 @@ std::string VersionPrefix(std::string_view site, std::string_view cluster, int64
 std::string Page(std::string_view site, std::string_view cluster, int64_t version, uint32_t index);
 // A page of the site's sample, by its index in SampleState.urls.
 std::string SamplePage(std::string_view site, uint32_t index);
+// A monitoring run of the site: by start time, then a sequence number that
+// tells runs of the same millisecond apart.
+std::string HistoryRun(std::string_view site, int64_t started_unix_ms, uint32_t sequence);
 std::string SignaturePrefix(std::string_view signature);
 std::string Signature(std::string_view signature, std::string_view site, std::string_view cluster);
 

@@ -39,12 +39,13 @@ enum class Family {
   kGolden,       // site \0 cluster \0 version index -> GoldenExtraction
   kSampleState,  // site -> SampleState
   kSamplePages,  // site \0 index -> SamplePage
+  kHistory,      // site \0 started_ms sequence -> MonitorRun
 };
 
-inline constexpr std::array<Family, 10> kAllFamilies = {
-    Family::kMeta,      Family::kSites,       Family::kClusters,    Family::kRoutes,
-    Family::kBySignature, Family::kRules,     Family::kSnapshots,   Family::kGolden,
-    Family::kSampleState, Family::kSamplePages};
+inline constexpr std::array<Family, 11> kAllFamilies = {
+    Family::kMeta,        Family::kSites,       Family::kClusters,  Family::kRoutes,
+    Family::kBySignature, Family::kRules,       Family::kSnapshots, Family::kGolden,
+    Family::kSampleState, Family::kSamplePages, Family::kHistory};
 
 // The family's name, which is also its RocksDB column family name ("default"
 // for kMeta, RocksDB's mandatory family).

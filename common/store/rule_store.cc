@@ -17,8 +17,8 @@ namespace vertex::store {
 namespace {
 
 // The families holding everything of a site under keys::SitePrefix.
-constexpr Family kSiteFamilies[] = {Family::kClusters,  Family::kRoutes, Family::kRules,
-                                    Family::kSnapshots, Family::kGolden, Family::kSamplePages};
+constexpr Family kSiteFamilies[] = {Family::kClusters, Family::kRoutes,      Family::kRules,  Family::kSnapshots,
+                                    Family::kGolden,   Family::kSamplePages, Family::kHistory};
 // The families holding everything of a cluster under keys::ClusterPrefix.
 constexpr Family kVersionFamilies[] = {Family::kRules, Family::kSnapshots, Family::kGolden};
 
@@ -265,9 +265,11 @@ v1::ClusterRecord Merge(const std::string& site, const v1::ClusterRecord& given,
   merged.clear_current_version();
   merged.clear_latest_version();
   merged.clear_golden();
+  merged.clear_candidate_version();
   if (stored == nullptr) return merged;
   merged.set_current_version(stored->current_version());
   merged.set_latest_version(stored->latest_version());
+  merged.set_candidate_version(stored->candidate_version());
   *merged.mutable_golden() = stored->golden();
   if (given.bellwether_urls().empty())
     *merged.mutable_bellwether_urls() = stored->bellwether_urls();
@@ -312,8 +314,18 @@ class KvRuleStore final : public RuleStore {
                                    const std::vector<v1::ClusterRecord>& clusters) override;
   absl::Status PutEditorState(const std::string& site, const std::string& cluster_id,
                               const v1::EditorState& editor) override;
+  absl::StatusOr<int64_t> ResolveCandidate(const std::string& site, const std::string& cluster_id,
+                                           bool accept) override;
+  absl::Status ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) override;
+  absl::Status AppendMonitorRun(const v1::MonitorRun& run, size_t keep) override;
+  absl::StatusOr<std::vector<v1::MonitorRun>> MonitorHistory(const std::string& site, size_t limit) const override;
 
  private:
+  // The batch making the stored `version` current with its golden
+  // extractions (Rollback, ResolveCandidate).
+  absl::Status BuildMakeCurrent(const KvReader& reader, const v1::ClusterRecord& cluster, int64_t version,
+                                KvBatch* batch) const;
+
   absl::StatusOr<KvBatch> BuildCommit(const KvReader& reader, const RuleCommit& commit,
                                       int64_t* version) const;
   absl::Status BuildPutClusters(const KvReader& reader, const std::string& site,
@@ -479,11 +491,15 @@ absl::StatusOr<KvBatch> KvRuleStore::BuildCommit(const KvReader& reader, const R
                                       commit.golden[i]));
   }
   v1::ClusterRecord updated = cluster;
-  updated.set_current_version(*version);
   updated.set_latest_version(*version);
-  updated.mutable_golden()->Assign(commit.golden.begin(), commit.golden.end());
   if (commit.editor.has_value()) *updated.mutable_editor() = *commit.editor;
-  if (commit.bellwether_urls.has_value()) {
+  if (commit.candidate) {
+    updated.set_candidate_version(*version);
+  } else {
+    updated.set_current_version(*version);
+    updated.mutable_golden()->Assign(commit.golden.begin(), commit.golden.end());
+  }
+  if (commit.bellwether_urls.has_value() && !commit.candidate) {
     updated.mutable_bellwether_urls()->Assign(commit.bellwether_urls->begin(),
                                               commit.bellwether_urls->end());
   }
@@ -543,17 +559,109 @@ absl::Status KvRuleStore::Rollback(const std::string& site, const std::string& c
   absl::MutexLock lock(&write_mu_);
   const std::unique_ptr<KvReader> reader = engine_->NewReader();
   VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord cluster, LoadCluster(*reader, site, cluster_id));
-  VERTEX_RETURN_IF_ERROR(LoadRule(*reader, site, cluster_id, version).status());
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(BuildMakeCurrent(*reader, cluster, version, &batch));
+  return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::BuildMakeCurrent(const KvReader& reader, const v1::ClusterRecord& cluster,
+                                           int64_t version, KvBatch* batch) const {
+  const std::string& site = cluster.site();
+  const std::string& cluster_id = cluster.cluster_id();
+  VERTEX_RETURN_IF_ERROR(LoadRule(reader, site, cluster_id, version).status());
   VERTEX_ASSIGN_OR_RETURN(
       std::vector<v1::GoldenExtraction> golden,
-      ReadAll<v1::GoldenExtraction>(*reader, Family::kGolden,
-                                    keys::VersionPrefix(site, cluster_id, version)));
+      ReadAll<v1::GoldenExtraction>(reader, Family::kGolden, keys::VersionPrefix(site, cluster_id, version)));
   v1::ClusterRecord updated = cluster;
   updated.set_current_version(version);
   updated.mutable_golden()->Assign(golden.begin(), golden.end());
+  if (!golden.empty()) {
+    updated.clear_bellwether_urls();
+    for (const v1::GoldenExtraction& g : golden) updated.add_bellwether_urls(g.url());
+  }
+  if (updated.candidate_version() == version) updated.clear_candidate_version();
+  return WriteCluster(&cluster, updated, batch);
+}
+
+absl::StatusOr<int64_t> KvRuleStore::ResolveCandidate(const std::string& site, const std::string& cluster_id,
+                                                      bool accept) {
+  VERTEX_RETURN_IF_ERROR(ValidateIds(site, cluster_id));
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord cluster, LoadCluster(*reader, site, cluster_id));
+  const int64_t version = cluster.candidate_version();
+  if (version == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(ClusterName(site, cluster_id), " has no candidate rule"));
+  }
   KvBatch batch;
-  VERTEX_RETURN_IF_ERROR(WriteCluster(&cluster, updated, &batch));
+  if (accept) {
+    VERTEX_RETURN_IF_ERROR(BuildMakeCurrent(*reader, cluster, version, &batch));
+  } else {
+    v1::ClusterRecord updated = cluster;
+    updated.clear_candidate_version();
+    VERTEX_RETURN_IF_ERROR(WriteCluster(&cluster, updated, &batch));
+  }
+  VERTEX_RETURN_IF_ERROR(engine_->Write(batch));
+  return version;
+}
+
+absl::Status KvRuleStore::ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) {
+  VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
+  std::set<std::string> seen;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    if (pages[i].url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
+    if (!seen.insert(pages[i].url()).second) {
+      return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url repeats ", Q(pages[i].url())));
+    }
+  }
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_RETURN_IF_ERROR(LoadSite(*reader, site).status());
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(DeleteUnder(*reader, Family::kSamplePages, keys::SitePrefix(site), &batch));
+  v1::SampleState state;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    state.add_urls(pages[i].url());
+    state.add_vectors(pages[i].shingle_vector());
+    VERTEX_RETURN_IF_ERROR(
+        PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, static_cast<uint32_t>(i)), pages[i]));
+  }
+  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSampleState, keys::Site(site), state));
   return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::AppendMonitorRun(const v1::MonitorRun& run, size_t keep) {
+  VERTEX_RETURN_IF_ERROR(ValidateId("run.site", run.site()));
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_RETURN_IF_ERROR(LoadSite(*reader, run.site()).status());
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> runs,
+                          ReadKeys(*reader, Family::kHistory, keys::SitePrefix(run.site())));
+  // Runs of the same millisecond get increasing sequence numbers.
+  uint32_t sequence = 0;
+  const std::string first = keys::HistoryRun(run.site(), run.started_unix_ms(), 0);
+  for (const std::string& key : runs) {
+    if (key.size() == first.size() && key.compare(0, first.size() - 4, first, 0, first.size() - 4) == 0) ++sequence;
+  }
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(
+      PutMessage(&batch, Family::kHistory, keys::HistoryRun(run.site(), run.started_unix_ms(), sequence), run));
+  if (keep > 0 && runs.size() + 1 > keep) {
+    for (size_t i = 0; i < runs.size() + 1 - keep && i < runs.size(); ++i) batch.Delete(Family::kHistory, runs[i]);
+  }
+  return engine_->Write(batch);
+}
+
+absl::StatusOr<std::vector<v1::MonitorRun>> KvRuleStore::MonitorHistory(const std::string& site,
+                                                                        size_t limit) const {
+  VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_RETURN_IF_ERROR(LoadSite(*reader, site).status());
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::MonitorRun> runs,
+                          ReadAll<v1::MonitorRun>(*reader, Family::kHistory, keys::SitePrefix(site)));
+  std::reverse(runs.begin(), runs.end());
+  if (runs.size() > limit) runs.resize(limit);
+  return runs;
 }
 
 absl::StatusOr<std::vector<v1::PageSnapshot>> KvRuleStore::Snapshots(const std::string& site,

@@ -11,6 +11,7 @@
 //            extractions, so a rollback restores a consistent state.
 //   sample   the site's sample pages (SamplePage, by index) and their
 //            clustering (SampleState), as the learning service keeps them.
+//   history  the site's monitoring runs (MonitorRun), by start time.
 //
 // Each mutation is one atomic write of the underlying engine (one RocksDB
 // WriteBatch): a crash leaves the store either before or after the whole
@@ -68,6 +69,11 @@ struct RuleCommit {
   std::optional<std::vector<std::string>> bellwether_urls;
   // When set, replaces the cluster's editor state, in the same write.
   std::optional<v1::EditorState> editor;
+  // Store the version as the cluster's candidate (ClusterRecord.
+  // candidate_version) instead of making it current: the current version,
+  // golden extractions and bellwether URLs stay as they are until
+  // ResolveCandidate accepts it.
+  bool candidate = false;
 };
 
 class RuleStore {
@@ -141,9 +147,11 @@ class RuleStore {
       const std::string& site, const std::string& cluster_id) const = 0;
 
   // Makes the stored `version` current again and restores the golden
-  // extractions stored with it; latest_version is unchanged, so the next
-  // commit still gets a new number. One write. NotFound when the cluster or
-  // the version does not exist; InvalidArgument when version <= 0.
+  // extractions stored with it (and, when there are some, the bellwether
+  // URLs: theirs); latest_version is unchanged, so the next commit still
+  // gets a new number. Clears a candidate of that version. One write.
+  // NotFound when the cluster or the version does not exist;
+  // InvalidArgument when version <= 0.
   virtual absl::Status Rollback(const std::string& site, const std::string& cluster_id,
                                 int64_t version) = 0;
 
@@ -167,6 +175,30 @@ class RuleStore {
   // added meanwhile) and `clusters` as PutClusters does, in one write.
   virtual absl::Status PutSampleClustering(const std::string& site, const v1::SampleState& state,
                                            const std::vector<v1::ClusterRecord>& clusters) = 0;
+
+  // Accepts the cluster's candidate version (it becomes current, as with
+  // Rollback) or rejects it (it stays stored, never current); either way
+  // the cluster has no candidate after. Returns the candidate's version.
+  // One write. NotFound when the cluster does not exist;
+  // FailedPrecondition when it has no candidate.
+  virtual absl::StatusOr<int64_t> ResolveCandidate(const std::string& site, const std::string& cluster_id,
+                                                   bool accept) = 0;
+
+  // Replaces the site's whole sample with `pages` (in that order, indices
+  // 0, 1, ...): earlier sample pages are removed and the state's clustering
+  // is cleared. One write. NotFound when the site is not registered;
+  // InvalidArgument naming the page for an empty or repeated URL.
+  virtual absl::Status ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) = 0;
+
+  // Appends `run` to run.site()'s monitoring history, dropping the oldest
+  // runs beyond `keep` (0: keep all). One write. NotFound when the site is
+  // not registered.
+  virtual absl::Status AppendMonitorRun(const v1::MonitorRun& run, size_t keep = 0) = 0;
+
+  // The site's newest `limit` runs, newest first. NotFound when the site is
+  // not registered.
+  virtual absl::StatusOr<std::vector<v1::MonitorRun>> MonitorHistory(const std::string& site,
+                                                                     size_t limit) const = 0;
 
   // Replaces the cluster's editor state. NotFound when the cluster does not
   // exist.

@@ -504,6 +504,107 @@ TEST_P(RuleStoreTest, EditorStateIsKeptAndCommittedWithRules) {
   EXPECT_FALSE(store_->RoutesOfSite("shop").value()[0].has_editor());
 }
 
+TEST_P(RuleStoreTest, CandidatesWaitForAcceptOrReject) {
+  AddSite("shop", {Cluster("c", "sig", 1)});
+  MustCommit(Commit("shop", "c", "v1"));
+  RuleCommit candidate = Commit("shop", "c", "repair");
+  candidate.candidate = true;
+  candidate.golden[0].set_url("http://x.test/c/9");
+  candidate.bellwether_urls = std::vector<std::string>{"http://x.test/c/9"};
+  EXPECT_EQ(MustCommit(candidate), 2);
+  v1::ClusterRecord c = store_->GetCluster("shop", "c").value();
+  // Not current: extraction, golden values and bellwethers are the old ones.
+  EXPECT_EQ(c.current_version(), 1);
+  EXPECT_EQ(c.candidate_version(), 2);
+  EXPECT_EQ(c.golden(0).url(), "http://x.test/c/1");
+  EXPECT_THAT(c.bellwether_urls(), ElementsAre("http://x.test/c/1"));
+  // Reclustering keeps the candidate.
+  ASSERT_TRUE(store_->PutClusters("shop", {Cluster("c", "sig2", 1)}).ok());
+  EXPECT_EQ(store_->GetCluster("shop", "c").value().candidate_version(), 2);
+
+  EXPECT_EQ(store_->ResolveCandidate("shop", "c", true).value(), 2);
+  c = store_->GetCluster("shop", "c").value();
+  EXPECT_EQ(c.current_version(), 2);
+  EXPECT_EQ(c.candidate_version(), 0);
+  EXPECT_EQ(c.golden(0).url(), "http://x.test/c/9");
+  EXPECT_THAT(c.bellwether_urls(), ElementsAre("http://x.test/c/9"));
+  EXPECT_EQ(store_->ResolveCandidate("shop", "c", true).status().code(), absl::StatusCode::kFailedPrecondition);
+
+  // Rejected: stays stored, never current; the next commit gets a new number.
+  EXPECT_EQ(MustCommit(candidate), 3);
+  EXPECT_EQ(store_->ResolveCandidate("shop", "c", false).value(), 3);
+  c = store_->GetCluster("shop", "c").value();
+  EXPECT_EQ(c.current_version(), 2);
+  EXPECT_EQ(c.candidate_version(), 0);
+  EXPECT_TRUE(store_->GetRule("shop", "c", 3).ok());
+  EXPECT_EQ(MustCommit(Commit("shop", "c", "v4")), 4);
+  EXPECT_EQ(store_->ResolveCandidate("shop", "nope", true).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->ResolveCandidate("nope", "c", true).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_P(RuleStoreTest, ReplaceSamplePagesStartsAFreshSample) {
+  AddSite("shop", {});
+  ASSERT_TRUE(store_->PutSamplePages("shop", {SamplePage("http://x.test/a"), SamplePage("http://x.test/b"),
+                                              SamplePage("http://x.test/c")})
+                  .ok());
+  v1::SampleState state = store_->GetSampleState("shop").value();
+  state.add_clusters()->set_cluster_id("c0");
+  ASSERT_TRUE(store_->PutSampleClustering("shop", state, {Cluster("c0", "sig", 3)}).ok());
+  v1::SamplePage b = SamplePage("http://x.test/b");
+  b.set_html("<p>new b</p>");
+  b.set_shingle_vector("12345678");
+  ASSERT_TRUE(store_->ReplaceSamplePages("shop", {b, SamplePage("http://x.test/d")}).ok());
+  state = store_->GetSampleState("shop").value();
+  EXPECT_THAT(state.urls(), ElementsAre("http://x.test/b", "http://x.test/d"));
+  EXPECT_THAT(state.vectors(), ElementsAre("12345678", ""));
+  EXPECT_EQ(state.clusters_size(), 0);
+  EXPECT_EQ(store_->GetSamplePage("shop", 0).value().html(), "<p>new b</p>");
+  EXPECT_EQ(store_->GetSamplePage("shop", 2).status().code(), absl::StatusCode::kNotFound);
+  // The clusters and their rules are the clustering's business, not the sample's.
+  EXPECT_TRUE(store_->GetCluster("shop", "c0").ok());
+  EXPECT_EQ(store_->ReplaceSamplePages("shop", {b, b}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->ReplaceSamplePages("shop", {SamplePage("")}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->ReplaceSamplePages("nope", {b}).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->GetSampleState("shop").value().urls_size(), 2);
+}
+
+TEST_P(RuleStoreTest, MonitorHistoryIsNewestFirstAndCapped) {
+  AddSite("shop", {});
+  AddSite("shop2", {});
+  auto run = [](const std::string& site, int64_t ms, v1::ClusterVerdict::Verdict verdict) {
+    v1::MonitorRun r;
+    r.set_site(site);
+    r.set_started_unix_ms(ms);
+    r.set_verdict(verdict);
+    return r;
+  };
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop", 1000, v1::ClusterVerdict::OK)).ok());
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop", 3000, v1::ClusterVerdict::CHANGED)).ok());
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop", 2000, v1::ClusterVerdict::UNREACHABLE)).ok());
+  // Two runs of the same millisecond are both kept.
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop", 3000, v1::ClusterVerdict::BROKEN)).ok());
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop2", 5000, v1::ClusterVerdict::OK)).ok());
+  std::vector<v1::MonitorRun> runs = store_->MonitorHistory("shop", 10).value();
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].verdict(), v1::ClusterVerdict::BROKEN);
+  EXPECT_EQ(runs[1].verdict(), v1::ClusterVerdict::CHANGED);
+  EXPECT_EQ(runs[2].started_unix_ms(), 2000);
+  EXPECT_EQ(runs[3].started_unix_ms(), 1000);
+  EXPECT_EQ(store_->MonitorHistory("shop", 2).value().size(), 2u);
+  // Keeping 2 drops the oldest.
+  ASSERT_TRUE(store_->AppendMonitorRun(run("shop", 4000, v1::ClusterVerdict::OK), 2).ok());
+  runs = store_->MonitorHistory("shop", 10).value();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].started_unix_ms(), 4000);
+  EXPECT_EQ(runs[1].verdict(), v1::ClusterVerdict::BROKEN);
+  EXPECT_EQ(store_->MonitorHistory("shop2", 10).value().size(), 1u);
+  EXPECT_EQ(store_->AppendMonitorRun(run("nope", 1, v1::ClusterVerdict::OK)).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->MonitorHistory("nope", 1).status().code(), absl::StatusCode::kNotFound);
+  // Deleted with the site.
+  ASSERT_TRUE(store_->DeleteSite("shop").ok());
+  EXPECT_THAT(KeysOfSite(*engine_, "shop"), IsEmpty());
+}
+
 TEST_P(RuleStoreTest, EverythingSurvivesReopening) {
   AddSite("shop", {Cluster("c", "sig", 3), Cluster("d", "sig", 1)});
   MustCommit(Commit("shop", "c", "v1"));
@@ -674,6 +775,7 @@ TEST(KeysTest, LayoutSortsAndPrints) {
        "by_signature[\"g\", \"s\", \"c\"]"},
       {DescribeKey(Family::kRules, "bad\x01"), "rules[\"bad\\001\"]"},
       {DescribeKey(Family::kMeta, kFormatKey), "default[\"format\"]"},
+      {DescribeKey(Family::kHistory, keys::HistoryRun("s", 1700000000000, 2)), "history[\"s\", t1700000000000, #2]"},
   };
   for (const auto& [got, want] : printed) EXPECT_EQ(got, want);
 }
