@@ -248,9 +248,18 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     }
   }
   const Evaluator eval{u, pages, options.multi_valued};
+  // A text node that is the whole text of its parent element is, for a
+  // reader, that element: its parent's features (level 1) are as near as its
+  // own. Otherwise a one-page rule anchors on neighbouring texts (level 0)
+  // rather than on the class of the value's own element, and breaks when
+  // an ad block is inserted next to it.
+  bool own_element = !all_positive.empty();
+  for (const html::Node& n : all_positive) {
+    own_element = own_element && n.is_text() && n.parent() && n.parent().Text() == n.Text();
+  }
   const auto distance_of = [&](const std::vector<int>& set) {
     int d = 0;
-    for (int f : set) d = std::max(d, features[f].level);
+    for (int f : set) d = std::max(d, own_element ? std::max(0, features[f].level - 1) : features[f].level);
     return d;
   };
   const auto fragility_of = [&](const std::vector<int>& set) {

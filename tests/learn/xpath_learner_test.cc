@@ -105,9 +105,10 @@ TEST(XPathLearnerTest, PrefersFeaturesNearTheNode) {
   absl::StatusOr<LearnedXPath> learned = LearnXPath(examples);
   ASSERT_TRUE(learned.ok()) << learned.status();
   EXPECT_TRUE(learned->precise);
-  // One level up (the span), not a neighbouring value of page 0 (distance
-  // 0, but found on no other page).
-  EXPECT_EQ(learned->distance, 1) << learned->xpath;
+  // One level up (the span, the text's own element: distance 0), not a
+  // neighbouring value of page 0 (found on no other page).
+  EXPECT_EQ(learned->distance, 0) << learned->xpath;
+  EXPECT_EQ(learned->xpath, "//*[@class='price']/text()");
   EXPECT_EQ(learned->support, 1.0) << learned->xpath;
   const html::XPath x = html::XPath::Compile(learned->xpath).value();
   for (size_t i = 0; i < site.pages.size(); ++i) {
