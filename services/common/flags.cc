@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 
 namespace vertex::cli {
 namespace {
@@ -62,6 +63,7 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args, const
     } else {
       return absl::InvalidArgumentError("flag --" + name + " needs a value (" + spec->value_name + ")");
     }
+    parsed.values[name].push_back(parsed.flags[name]);
   }
   return parsed;
 }
@@ -92,6 +94,20 @@ absl::StatusOr<double> ParsedArgs::Double(const std::string& name, double defaul
 std::string ParsedArgs::String(const std::string& name, const std::string& default_value) const {
   auto it = flags.find(name);
   return it == flags.end() ? default_value : it->second;
+}
+
+std::vector<std::string> ParsedArgs::List(const std::string& name) const {
+  std::vector<std::string> given;
+  if (auto it = values.find(name); it != values.end()) {
+    given = it->second;
+  } else if (auto f = flags.find(name); f != flags.end()) {
+    given.push_back(f->second);
+  }
+  std::vector<std::string> out;
+  for (const std::string& value : given) {
+    for (absl::string_view item : absl::StrSplit(value, ',', absl::SkipEmpty())) out.emplace_back(item);
+  }
+  return out;
 }
 
 std::string ParsedArgs::Label(const std::string& name) const {

@@ -1,5 +1,7 @@
 // Command-line flag parsing for vertexctl and the servers: `--name value`,
-// `--name=value`, boolean `--name`, and `--` to end flags. Unknown flags and
+// `--name=value`, boolean `--name`, and `--` to end flags. A flag given
+// twice keeps its last value in `flags`; every value is in `values` (for
+// repeatable flags: ParsedArgs::List). Unknown flags and
 // malformed values are errors naming the flag. ApplyEnvironment() lets
 // environment variables (VERTEX_CATCH_UP_MS for --catch-up-ms) fill in the
 // flags the command line left out.
@@ -32,6 +34,8 @@ struct ParsedArgs {
   // Flag name -> value; a boolean flag that is on has the value "true".
   std::map<std::string, std::string> flags;
   std::vector<std::string> positional;
+  // Flag name -> every value given on the command line, in order.
+  std::map<std::string, std::vector<std::string>> values;
   // Flag name -> the environment variable that set it (ApplyEnvironment);
   // error messages about such a flag name the variable too.
   std::map<std::string, std::string> from_env;
@@ -45,6 +49,10 @@ struct ParsedArgs {
   absl::StatusOr<double> Double(const std::string& name, double default_value, double min, double max) const;
   // The flag's value; `default_value` when absent.
   std::string String(const std::string& name, const std::string& default_value) const;
+  // A repeatable flag's values: each value given (or the environment's,
+  // when the command line gave none) split at commas, in order, empty items
+  // dropped. Empty when absent.
+  std::vector<std::string> List(const std::string& name) const;
   // "--name", or "--name (from $VERTEX_NAME)" when the environment set it:
   // how error messages should name the flag.
   std::string Label(const std::string& name) const;
