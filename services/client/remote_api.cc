@@ -23,8 +23,15 @@ struct CallSettings {
   std::chrono::milliseconds timeout;
 };
 
-CallSettings SettingsOf(const ConnectOptions& options) {
-  return {options.token, std::chrono::milliseconds(static_cast<int64_t>(options.timeout_seconds * 1000))};
+std::chrono::milliseconds Millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+CallSettings SettingsOf(const ConnectOptions& options) { return {options.token, Millis(options.timeout_seconds)}; }
+
+// The settings of the calls that may fetch pages.
+CallSettings FetchSettingsOf(const ConnectOptions& options) {
+  return {options.token, Millis(options.fetch_timeout_seconds)};
 }
 
 void Prepare(grpc::ClientContext* context, const std::string& token, std::chrono::milliseconds timeout) {
@@ -48,6 +55,10 @@ absl::Status ValidateOptions(const ConnectOptions& options) {
   if (!(options.timeout_seconds > 0)) {
     return absl::InvalidArgumentError(absl::StrCat("timeout: must be positive, not ", options.timeout_seconds));
   }
+  if (!(options.fetch_timeout_seconds > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fetch_timeout: must be positive, not ", options.fetch_timeout_seconds));
+  }
   if (options.max_message_bytes <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("max_message_bytes: must be positive, not ", options.max_message_bytes));
@@ -58,7 +69,9 @@ absl::Status ValidateOptions(const ConnectOptions& options) {
 class RemoteLearning final : public workflow::LearningApi {
  public:
   RemoteLearning(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
-      : stub_(v1::LearningService::NewStub(channel)), settings_(SettingsOf(options)) {}
+      : stub_(v1::LearningService::NewStub(channel)),
+        settings_(SettingsOf(options)),
+        fetch_settings_(FetchSettingsOf(options)) {}
 
   absl::StatusOr<v1::RegisterSiteResponse> RegisterSite(const v1::RegisterSiteRequest& request) override {
     return Unary<v1::RegisterSiteResponse>(settings_,
@@ -92,10 +105,22 @@ class RemoteLearning final : public workflow::LearningApi {
   absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) override {
     return Unary<v1::DeleteSiteResponse>(settings_, [&](auto* c, auto* r) { return stub_->DeleteSite(c, request, r); });
   }
+  absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) override {
+    return Unary<v1::RelearnResponse>(fetch_settings_, [&](auto* c, auto* r) { return stub_->Relearn(c, request, r); });
+  }
+  absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(const v1::ResolveCandidateRequest& request) override {
+    return Unary<v1::ResolveCandidateResponse>(
+        settings_, [&](auto* c, auto* r) { return stub_->ResolveCandidate(c, request, r); });
+  }
+  absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override {
+    return Unary<v1::RecordMonitorRunResponse>(
+        settings_, [&](auto* c, auto* r) { return stub_->RecordMonitorRun(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;
   const CallSettings settings_;
+  const CallSettings fetch_settings_;  // Relearn
 };
 
 using ExtractStream = grpc::ClientReaderWriter<v1::ExtractRequest, v1::ExtractResponse>;
@@ -167,15 +192,23 @@ class RemoteExtraction final : public workflow::ExtractionApi {
 class RemoteMonitoring final : public workflow::MonitoringApi {
  public:
   RemoteMonitoring(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
-      : stub_(v1::MonitoringService::NewStub(channel)), settings_(SettingsOf(options)) {}
+      : stub_(v1::MonitoringService::NewStub(channel)),
+        settings_(SettingsOf(options)),
+        fetch_settings_(FetchSettingsOf(options)) {}
 
+  // Without pages the service fetches the bellwethers: the fetch deadline.
   absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override {
-    return Unary<v1::MonitorResponse>(settings_, [&](auto* c, auto* r) { return stub_->Monitor(c, request, r); });
+    return Unary<v1::MonitorResponse>(request.pages().empty() ? fetch_settings_ : settings_,
+                                      [&](auto* c, auto* r) { return stub_->Monitor(c, request, r); });
+  }
+  absl::StatusOr<v1::GetHistoryResponse> GetHistory(const v1::GetHistoryRequest& request) override {
+    return Unary<v1::GetHistoryResponse>(settings_, [&](auto* c, auto* r) { return stub_->GetHistory(c, request, r); });
   }
 
  private:
   const std::unique_ptr<v1::MonitoringService::Stub> stub_;
   const CallSettings settings_;
+  const CallSettings fetch_settings_;  // Monitor without pages
 };
 
 }  // namespace

@@ -4,12 +4,14 @@
 // runs against a server exactly as it runs in process against the engines.
 //
 // Every call gets a deadline (ConnectOptions::timeout_seconds from when it
-// starts) and, when a token is given, `authorization: Bearer <token>`
-// metadata. A failed call returns its grpc::Status as an absl::Status with
-// the same canonical code and the server's message unchanged
-// (rpc::FromGrpcStatus): NOT_FOUND from the server stays NOT_FOUND;
-// UNAVAILABLE when the server cannot be reached; DEADLINE_EXCEEDED when the
-// deadline passes; UNAUTHENTICATED for a missing or wrong token.
+// starts; fetch_timeout_seconds for the calls that may fetch pages: Relearn,
+// and Monitor without pages) and, when a token is given,
+// `authorization: Bearer <token>` metadata (the write RPCs need it). A
+// failed call returns its grpc::Status as an absl::Status with the same
+// canonical code and the server's message unchanged (rpc::FromGrpcStatus):
+// NOT_FOUND from the server stays NOT_FOUND; UNAVAILABLE when the server
+// cannot be reached; DEADLINE_EXCEEDED when the deadline passes;
+// UNAUTHENTICATED for a missing or wrong token.
 //
 // ExtractionApi::ExtractMany uses the ExtractStream RPC: all requests are
 // written from a helper thread while the calling thread reads the responses
@@ -47,14 +49,18 @@ struct ConnectOptions {
   // Deadline of each call, from when it starts; ExtractMany's scales with
   // the number of pages (see StreamDeadline).
   double timeout_seconds = 60;
+  // Deadline of the calls that may fetch pages, politely (one request at a
+  // time per host, a second apart) and so for minutes: Relearn, and Monitor
+  // of a request without pages.
+  double fetch_timeout_seconds = 3600;
   // Largest message sent or received.
   int64_t max_message_bytes = int64_t{64} << 20;
 };
 
 // A client of the LearningService at options.server. Does not connect:
 // connection errors show up on the first call (UNAVAILABLE).
-// InvalidArgument for an empty server, a timeout or message size that is
-// not positive, or TLS material MakeChannelCredentials rejects (a
+// InvalidArgument for an empty server, a timeout, fetch timeout or message
+// size that is not positive, or TLS material MakeChannelCredentials rejects (a
 // certificate without its key or the reverse).
 absl::StatusOr<std::unique_ptr<workflow::LearningApi>> ConnectLearning(const ConnectOptions& options);
 

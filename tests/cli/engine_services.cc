@@ -20,6 +20,13 @@ void SlowDown(const std::string& site) {
   if (site == kSlowSite) std::this_thread::sleep_for(kSlowDelay);
 }
 
+// The site a request is about.
+template <typename Request>
+const std::string& SiteOf(const Request& request) {
+  return request.site();
+}
+const std::string& SiteOf(const v1::RecordMonitorRunRequest& request) { return request.run().site(); }
+
 // Runs `call(request)` as a handler: the token check for a write RPC, the
 // engine, its status as the RPC's.
 template <typename Request, typename Response, typename Call>
@@ -28,7 +35,7 @@ grpc::Status Serve(const grpc::ServerContext& context, const std::string& token,
   if (write) {
     if (grpc::Status auth = rpc::CheckBearerToken(context, token); !auth.ok()) return auth;
   }
-  SlowDown(request.site());
+  SlowDown(SiteOf(request));
   absl::StatusOr<Response> r = call(request);
   if (!r.ok()) return rpc::ToGrpcStatus(r.status());
   *response = *std::move(r);
@@ -54,6 +61,9 @@ class LearningService final : public v1::LearningService::Service {
   VERTEX_SERVE(ExportRule, false)
   VERTEX_SERVE(RollbackRule, true)
   VERTEX_SERVE(DeleteSite, true)
+  VERTEX_SERVE(Relearn, true)
+  VERTEX_SERVE(ResolveCandidate, true)
+  VERTEX_SERVE(RecordMonitorRun, true)
 
  private:
   workflow::LearningApi* api_;
@@ -93,6 +103,10 @@ class MonitoringService final : public v1::MonitoringService::Service {
                        v1::MonitorResponse* response) override {
     return Serve(*context, "", false, *request, response, [&](const auto& r) { return api_->Monitor(r); });
   }
+  grpc::Status GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
+                          v1::GetHistoryResponse* response) override {
+    return Serve(*context, "", false, *request, response, [&](const auto& r) { return api_->GetHistory(r); });
+  }
 
  private:
   workflow::MonitoringApi* api_;
@@ -102,11 +116,18 @@ class MonitoringService final : public v1::MonitoringService::Service {
 
 EngineStack::EngineStack() : store(store::NewInMemoryStore()) {
   extraction = std::make_unique<workflow::ExtractionEngine>(store.get(), workflow::ExtractionEngineOptions());
-  monitor = std::make_unique<workflow::MonitorEngine>(store.get(), workflow::MonitorEngineOptions());
   workflow::ExtractionEngine* refresh = extraction.get();
   learning = std::make_unique<workflow::LearningEngine>(
       store.get(), workflow::LearningEngineOptions(),
       [refresh](const std::string&) { EXPECT_TRUE(refresh->Refresh().ok()); });
+  workflow::MonitorEngineOptions monitor_options;
+  workflow::LearningEngine* recorder = learning.get();
+  monitor_options.record = [recorder](const v1::MonitorRun& run) {
+    v1::RecordMonitorRunRequest request;
+    *request.mutable_run() = run;
+    return recorder->RecordMonitorRun(request).status();
+  };
+  monitor = std::make_unique<workflow::MonitorEngine>(store.get(), monitor_options);
 }
 
 struct EngineServer::Services {

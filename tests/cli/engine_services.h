@@ -26,8 +26,10 @@ namespace vertex::testing {
 inline constexpr char kSlowSite[] = "slow-site";
 inline constexpr std::chrono::milliseconds kSlowDelay{1500};
 
-// The engines on one in-memory store, wired as the services wire them:
-// every acknowledged learning write refreshes the extraction engine.
+// The engines on one in-memory store, wired as vertexd wires them: every
+// acknowledged learning write refreshes the extraction engine; the monitor
+// engine records its runs through the learning engine (no fetcher: a
+// Monitor call without pages is FAILED_PRECONDITION).
 struct EngineStack {
   EngineStack();
   std::unique_ptr<store::RuleStore> store;

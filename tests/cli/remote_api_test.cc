@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/demo/site_generator.h"
+#include "common/store/rule_store.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -25,8 +26,8 @@ using ::vertex::testing::EngineStack;
 
 constexpr char kToken[] = "s3cret-token";
 
-// Clears every *_unix_ms field, recursively: the only fields two runs of the
-// same calls may disagree on.
+// Clears every *_unix_ms and elapsed_ms field, recursively: the only fields
+// two runs of the same calls may disagree on.
 void ClearTimes(google::protobuf::Message* m) {
   const google::protobuf::Reflection* r = m->GetReflection();
   std::vector<const google::protobuf::FieldDescriptor*> fields;
@@ -38,7 +39,8 @@ void ClearTimes(google::protobuf::Message* m) {
       } else {
         ClearTimes(r->MutableMessage(m, f));
       }
-    } else if (f->name().size() > 8 && f->name().substr(f->name().size() - 8) == "_unix_ms") {
+    } else if ((f->name().size() > 8 && f->name().substr(f->name().size() - 8) == "_unix_ms") ||
+               f->name() == "elapsed_ms") {
       r->ClearField(m, f);
     }
   }
@@ -242,6 +244,114 @@ TEST_F(RemoteApiTest, ErrorsKeepTheirCodesAndMessages) {
   ExpectSame(monitoring_->Monitor(no_pages), local_.monitor->Monitor(no_pages), "Monitor without pages");
 }
 
+// A candidate version of the cluster's current rule, committed to `store`
+// directly (as Relearn's repair stores one). Returns its version.
+int64_t CommitCandidate(store::RuleStore& store, const std::string& cluster) {
+  store::RuleCommit commit;
+  commit.rule = store.GetRule("demo", cluster, store::kCurrentVersion).value();
+  commit.candidate = true;
+  return store.CommitRule(commit).value();
+}
+
+TEST_F(RemoteApiTest, HistoryCandidatesAndRelearnAnswerWhatTheEngineAnswers) {
+  RegisterAndAddPages();
+  v1::LearnRequest learn;
+  learn.set_site("demo");
+  learn.set_cluster_id(ProductCluster());
+  for (const v1::Annotation& a : SmallDemo().annotations) *learn.add_annotations() = a;
+  ExpectSame(learning_->Learn(learn), local_.learning->Learn(learn), "Learn");
+
+  // Monitor records its runs through the learning engine, unless dry_run.
+  v1::MonitorRequest monitor;
+  monitor.set_site("demo");
+  for (const demo::GeneratedPage& p : SmallDemo().pages) *monitor.add_pages() = PageOf(p);
+  const absl::StatusOr<v1::MonitorResponse> recorded = monitoring_->Monitor(monitor);
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  EXPECT_TRUE(recorded->recorded()) << recorded->not_recorded_reason();
+  ExpectSame(recorded, local_.monitor->Monitor(monitor), "Monitor");
+  monitor.set_dry_run(true);
+  monitor.add_cluster_ids(ProductCluster());
+  monitor.set_threshold(0.25);
+  const absl::StatusOr<v1::MonitorResponse> dry = monitoring_->Monitor(monitor);
+  ASSERT_TRUE(dry.ok()) << dry.status();
+  EXPECT_FALSE(dry->recorded());
+  EXPECT_EQ(dry->not_recorded_reason(), "dry run");
+  ASSERT_EQ(dry->clusters_size(), 1);
+  ExpectSame(dry, local_.monitor->Monitor(monitor), "Monitor dry run of one cluster");
+  v1::RecordMonitorRunRequest record;
+  record.mutable_run()->set_site("demo");
+  record.mutable_run()->set_started_unix_ms(recorded->started_unix_ms() + 1000);  // the newest
+  record.mutable_run()->set_source("supplied");
+  record.mutable_run()->set_verdict(v1::ClusterVerdict::NO_PAGES);
+  ExpectSame(learning_->RecordMonitorRun(record), local_.learning->RecordMonitorRun(record), "RecordMonitorRun");
+  v1::GetHistoryRequest history;
+  history.set_site("demo");
+  const absl::StatusOr<v1::GetHistoryResponse> runs = monitoring_->GetHistory(history);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  ASSERT_EQ(runs->runs_size(), 2);  // newest first
+  EXPECT_EQ(runs->runs(0).verdict(), v1::ClusterVerdict::NO_PAGES);
+  EXPECT_EQ(runs->runs(1).verdict(), v1::ClusterVerdict::OK);
+  ExpectSame(runs, local_.monitor->GetHistory(history), "GetHistory");
+  history.set_limit(1);
+  ExpectSame(monitoring_->GetHistory(history), local_.monitor->GetHistory(history), "GetHistory limit 1");
+
+  // A candidate, accepted, then another, rejected.
+  const std::string cluster = ProductCluster();
+  ASSERT_EQ(CommitCandidate(*server_->engines().store, cluster), CommitCandidate(*local_.store, cluster));
+  v1::ListRulesRequest list;
+  list.set_site("demo");
+  ExpectSame(learning_->ListRules(list), local_.learning->ListRules(list), "ListRules with a candidate");
+  v1::ResolveCandidateRequest resolve;
+  resolve.set_site("demo");
+  resolve.set_cluster_id(cluster);
+  resolve.set_accept(true);
+  const absl::StatusOr<v1::ResolveCandidateResponse> accepted = learning_->ResolveCandidate(resolve);
+  ASSERT_TRUE(accepted.ok()) << accepted.status();
+  EXPECT_EQ(accepted->cluster().current_version(), accepted->version());
+  EXPECT_EQ(accepted->cluster().candidate_version(), 0);
+  ExpectSame(accepted, local_.learning->ResolveCandidate(resolve), "ResolveCandidate accept");
+  ExpectSame(learning_->ResolveCandidate(resolve), local_.learning->ResolveCandidate(resolve), "no candidate");
+  EXPECT_EQ(learning_->ResolveCandidate(resolve).status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_EQ(CommitCandidate(*server_->engines().store, cluster), CommitCandidate(*local_.store, cluster));
+  resolve.set_accept(false);
+  ExpectSame(learning_->ResolveCandidate(resolve), local_.learning->ResolveCandidate(resolve), "reject");
+  ExpectSame(learning_->ListRules(list), local_.learning->ListRules(list), "ListRules after reject");
+
+  // Relearn on the same pages: whatever the engine answers, error included.
+  v1::RelearnRequest relearn;
+  relearn.set_site("demo");
+  for (const demo::GeneratedPage& p : SmallDemo().pages) *relearn.add_pages() = PageOf(p);
+  ExpectSame(learning_->Relearn(relearn), local_.learning->Relearn(relearn), "Relearn");
+}
+
+TEST_F(RemoteApiTest, HistoryCandidateAndRelearnErrorsKeepTheirCodes) {
+  RegisterAndAddPages();
+  v1::GetHistoryRequest history;
+  history.set_site("nosuchsite");
+  EXPECT_EQ(monitoring_->GetHistory(history).status().code(), absl::StatusCode::kNotFound);
+  ExpectSame(monitoring_->GetHistory(history), local_.monitor->GetHistory(history), "GetHistory unknown site");
+  v1::RecordMonitorRunRequest record;
+  record.mutable_run()->set_site("nosuchsite");
+  EXPECT_EQ(learning_->RecordMonitorRun(record).status().code(), absl::StatusCode::kNotFound);
+  ExpectSame(learning_->RecordMonitorRun(record), local_.learning->RecordMonitorRun(record), "record unknown site");
+  v1::ResolveCandidateRequest resolve;
+  resolve.set_site("demo");
+  resolve.set_cluster_id("c99");
+  EXPECT_EQ(learning_->ResolveCandidate(resolve).status().code(), absl::StatusCode::kNotFound);
+  ExpectSame(learning_->ResolveCandidate(resolve), local_.learning->ResolveCandidate(resolve), "unknown cluster");
+  resolve.set_cluster_id(ProductCluster());
+  EXPECT_EQ(learning_->ResolveCandidate(resolve).status().code(), absl::StatusCode::kFailedPrecondition);
+  ExpectSame(learning_->ResolveCandidate(resolve), local_.learning->ResolveCandidate(resolve), "no candidate");
+  v1::MonitorRequest monitor;
+  monitor.set_site("demo");
+  monitor.add_cluster_ids("c99");
+  *monitor.add_pages() = PageOf(SmallDemo().pages[0]);
+  ExpectSame(monitoring_->Monitor(monitor), local_.monitor->Monitor(monitor), "Monitor unknown cluster");
+  v1::RelearnRequest relearn;
+  relearn.set_site("nosuchsite");
+  ExpectSame(learning_->Relearn(relearn), local_.learning->Relearn(relearn), "Relearn unknown site");
+}
+
 TEST_F(RemoteApiTest, WriteCallsNeedTheToken) {
   v1::RegisterSiteRequest site;
   site.set_site("demo");
@@ -256,6 +366,20 @@ TEST_F(RemoteApiTest, WriteCallsNeedTheToken) {
     v1::ListRulesRequest list;  // a read RPC needs no token: the engine answers
     list.set_site("demo");
     EXPECT_EQ(api->ListRules(list).status().code(), absl::StatusCode::kNotFound);
+    v1::RelearnRequest relearn;
+    relearn.set_site("demo");
+    EXPECT_EQ(api->Relearn(relearn).status().code(), absl::StatusCode::kUnauthenticated) << token;
+    v1::ResolveCandidateRequest resolve;
+    resolve.set_site("demo");
+    resolve.set_cluster_id("c0");
+    EXPECT_EQ(api->ResolveCandidate(resolve).status().code(), absl::StatusCode::kUnauthenticated) << token;
+    v1::RecordMonitorRunRequest record;
+    record.mutable_run()->set_site("demo");
+    EXPECT_EQ(api->RecordMonitorRun(record).status().code(), absl::StatusCode::kUnauthenticated) << token;
+    v1::GetHistoryRequest history;  // a read
+    history.set_site("demo");
+    EXPECT_EQ(ConnectMonitoring(Options(token)).value()->GetHistory(history).status().code(),
+              absl::StatusCode::kNotFound);
   }
   EXPECT_TRUE(learning_->RegisterSite(site).ok());
 }
@@ -320,6 +444,19 @@ TEST_F(RemoteApiTest, DeadlinesAndUnreachableServers) {
   page.set_url("http://x.test/");
   page.set_html("<p>x</p>");
   EXPECT_EQ(hasty_extraction->ExtractMany({page}).status().code(), absl::StatusCode::kDeadlineExceeded);
+  // The calls that may fetch pages get fetch_timeout_seconds instead.
+  std::unique_ptr<workflow::MonitoringApi> hasty_monitoring = ConnectMonitoring(options).value();
+  v1::MonitorRequest monitor;
+  monitor.set_site(::vertex::testing::kSlowSite);
+  EXPECT_EQ(hasty_monitoring->Monitor(monitor).status().code(), absl::StatusCode::kNotFound);  // no page: fetches
+  v1::RelearnRequest relearn;
+  relearn.set_site(::vertex::testing::kSlowSite);
+  EXPECT_NE(hasty->Relearn(relearn).status().code(), absl::StatusCode::kDeadlineExceeded);
+  *monitor.add_pages() = PageOf(SmallDemo().pages[0]);
+  EXPECT_EQ(hasty_monitoring->Monitor(monitor).status().code(), absl::StatusCode::kDeadlineExceeded);
+  options.fetch_timeout_seconds = 0.3;
+  monitor.clear_pages();
+  EXPECT_EQ(ConnectMonitoring(options).value()->Monitor(monitor).status().code(), absl::StatusCode::kDeadlineExceeded);
 
   options.server = "127.0.0.1:1";  // nothing listens there
   options.timeout_seconds = 5;
@@ -338,6 +475,9 @@ TEST(ConnectOptionsTest, BadOptionsAreInvalidArgument) {
   EXPECT_EQ(code(o), absl::StatusCode::kInvalidArgument);
   o = ok;
   o.timeout_seconds = 0;
+  EXPECT_EQ(code(o), absl::StatusCode::kInvalidArgument);
+  o = ok;
+  o.fetch_timeout_seconds = -1;
   EXPECT_EQ(code(o), absl::StatusCode::kInvalidArgument);
   o = ok;
   o.max_message_bytes = 0;
