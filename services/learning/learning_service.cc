@@ -70,6 +70,27 @@ grpc::Status LearningServiceImpl::DeleteSite(grpc::ServerContext* context, const
                 [&] { return engine_->DeleteSite(*request); }, response);
 }
 
+grpc::Status LearningServiceImpl::Relearn(grpc::ServerContext* context, const v1::RelearnRequest* request,
+                                          v1::RelearnResponse* response) {
+  return Handle(*context, "Relearn", Ids(request->site()), true, token_, [&] { return engine_->Relearn(*request); },
+                response);
+}
+
+grpc::Status LearningServiceImpl::ResolveCandidate(grpc::ServerContext* context,
+                                                   const v1::ResolveCandidateRequest* request,
+                                                   v1::ResolveCandidateResponse* response) {
+  return Handle(*context, request->accept() ? "ResolveCandidate(accept)" : "ResolveCandidate(reject)",
+                Ids(request->site(), request->cluster_id()), true, token_,
+                [&] { return engine_->ResolveCandidate(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::RecordMonitorRun(grpc::ServerContext* context,
+                                                   const v1::RecordMonitorRunRequest* request,
+                                                   v1::RecordMonitorRunResponse* response) {
+  return Handle(*context, "RecordMonitorRun", Ids(request->run().site()), true, token_,
+                [&] { return engine_->RecordMonitorRun(*request); }, response);
+}
+
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,
                                              grpc::ServerWriter<v1::StoreChange>* writer) {
   ChangeHub::Change change = hub_->Latest();

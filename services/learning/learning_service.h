@@ -1,6 +1,8 @@
 // LearningServiceImpl: the gRPC adapter of workflow::LearningEngine
 // (proto/vertex/v1/learning.proto). Each handler admits the call (deadline,
 // bearer token on writes), calls the engine once and converts its status.
+// The server sets no deadline of its own: Relearn, which may fetch hundreds
+// of pages politely, runs for as long as the client's deadline allows.
 // WatchStore streams the ChangeHub the engine's writes are published to.
 //
 // Thread-safety: gRPC calls handlers from many threads; the engine and the
@@ -40,6 +42,12 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                             v1::RollbackRuleResponse* response) override;
   grpc::Status DeleteSite(grpc::ServerContext* context, const v1::DeleteSiteRequest* request,
                           v1::DeleteSiteResponse* response) override;
+  grpc::Status Relearn(grpc::ServerContext* context, const v1::RelearnRequest* request,
+                       v1::RelearnResponse* response) override;
+  grpc::Status ResolveCandidate(grpc::ServerContext* context, const v1::ResolveCandidateRequest* request,
+                                v1::ResolveCandidateResponse* response) override;
+  grpc::Status RecordMonitorRun(grpc::ServerContext* context, const v1::RecordMonitorRunRequest* request,
+                                v1::RecordMonitorRunResponse* response) override;
   grpc::Status WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest* request,
                           grpc::ServerWriter<v1::StoreChange>* writer) override;
 

@@ -1,6 +1,9 @@
 // vertex-monitoring: the monitoring service, a reader of the rule store.
+#include "absl/strings/str_cat.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/monitor_engine.h"
+#include "services/client/remote_api.h"
+#include "services/common/engine_flags.h"
 #include "services/common/server_runner.h"
 #include "services/monitoring/monitoring_service.h"
 #include "services/server/server_main.h"
@@ -9,22 +12,82 @@
 namespace vertex::server {
 namespace {
 
-constexpr char kUsage[] =
-    "The monitoring service of Vertex (vertex.v1.MonitoringService): a scheduler calls Monitor per site\n"
-    "with fresh versions of its pages; each page is routed to its cluster by URL and put to the shingle\n"
-    "test (the cluster's signature covers it) and the field test (every mandatory attribute extracted);\n"
-    "a cluster where more than the request's threshold (default 0.2) of its pages fail is CHANGED. It reads the learning service's\n"
-    "rule store (--store) as a RocksDB secondary, like the extraction service.\n"
-    "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
+// The usage text; the default threshold from the engine's options.
+std::string Usage() {
+  return absl::StrCat(
+      "The monitoring service of Vertex (vertex.v1.MonitoringService): a scheduler calls Monitor per site to\n"
+      "learn whether its templates changed since its rules were learnt (Vertex IV-B). Each cluster with a\n"
+      "rule is tested on fresh versions of its bellwether pages, supplied in the request or else fetched\n"
+      "here (the --fetch-* flags; robots.txt obeyed unless --ignore-robots, one request at a time per\n"
+      "host): the shingle test (the cluster's signature covers the page) and the field test (mandatory\n"
+      "attributes extracted, constant attributes equal to their golden values). A cluster where more than\n"
+      "the request's threshold (default ",
+      workflow::MonitorEngineOptions().threshold,
+      ") of its pages fail is CHANGED (shingle) or BROKEN (field);\n"
+      "UNREACHABLE when fewer than half its pages could be fetched. It reads the learning service's rule\n"
+      "store (--store) as a RocksDB secondary, like the extraction service, and stores each run in the\n"
+      "site's history (GetHistory) through the learning service's RecordMonitorRun at --learning-server,\n"
+      "with the token of --learning-token (default: --auth-token); without --learning-server no history\n"
+      "is kept. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n");
+}
 
-absl::Status Run(int argc, char** argv) {
+// How long recording one run at the learning service may take.
+constexpr double kRecordTimeoutSeconds = 30;
+
+std::vector<cli::FlagSpec> MonitoringFlags() {
   std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
   for (const cli::FlagSpec& f : ReaderFlagSpecs()) flags.push_back(f);
-  VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed,
-                          ParseServerArgs(argc, argv, "vertex-monitoring", kUsage, "127.0.0.1:7073", flags));
+  flags.push_back({"learning-token", "TOKEN",
+                   "bearer token for RecordMonitorRun at --learning-server (default: this server's --auth-token)"});
+  for (const cli::FlagSpec& f : cli::FetchFlagSpecs()) flags.push_back(f);
+  return flags;
+}
+
+// The token RecordMonitorRun is sent with: --learning-token, else the
+// server's own --auth-token ("" when neither).
+absl::StatusOr<std::string> LearningToken(const ServerArgs& parsed) {
+  if (!parsed.args.Has("learning-token")) return parsed.config.auth_token;
+  const std::string token = parsed.args.String("learning-token", "");
+  if (token.empty()) return absl::InvalidArgumentError(parsed.args.Label("learning-token") + ": the token is empty");
+  for (unsigned char c : token) {
+    if (c < 0x21 || c > 0x7e) {
+      return absl::InvalidArgumentError(parsed.args.Label("learning-token") +
+                                        ": the token must be printable ASCII without spaces");
+    }
+  }
+  return token;
+}
+
+// The engine's `record`: RecordMonitorRun at --learning-server; nullptr
+// (and a log line) without it.
+absl::StatusOr<std::function<absl::Status(const v1::MonitorRun&)>> HistoryRecorder(const ServerArgs& parsed) {
+  if (!parsed.args.Has("learning-server")) {
+    spdlog::warn("no --learning-server: monitoring runs are not stored (GetHistory shows none)");
+    return nullptr;
+  }
+  client::ConnectOptions options;
+  options.server = parsed.args.String("learning-server", "");
+  VERTEX_ASSIGN_OR_RETURN(options.token, LearningToken(parsed));
+  VERTEX_ASSIGN_OR_RETURN(options.tls, rpc::ReadClientTls(parsed.args.String("learning-tls-ca", ""), "", ""));
+  options.timeout_seconds = kRecordTimeoutSeconds;
+  VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<workflow::LearningApi> learning, client::ConnectLearning(options));
+  spdlog::info("monitoring runs are stored through the learning service at {}", options.server);
+  return [learning](const v1::MonitorRun& run) {
+    v1::RecordMonitorRunRequest request;
+    *request.mutable_run() = run;
+    return learning->RecordMonitorRun(request).status();
+  };
+}
+
+absl::Status Run(int argc, char** argv) {
+  VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed, ParseServerArgs(argc, argv, "vertex-monitoring", Usage(),
+                                                                            "127.0.0.1:7073", MonitoringFlags()));
   if (!parsed) return absl::OkStatus();
   workflow::MonitorEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(options.record, HistoryRecorder(*parsed));
+  options.fetcher = fetch::NewCurlFetcher(fetch_options);
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
   workflow::MonitorEngine engine(reader->store(), options);
   // Monitor reads the rules afresh on every call: catching up is enough.

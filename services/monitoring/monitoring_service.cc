@@ -12,4 +12,10 @@ grpc::Status MonitoringServiceImpl::Monitor(grpc::ServerContext* context, const 
                 [&] { return engine_->Monitor(*request); }, response);
 }
 
+grpc::Status MonitoringServiceImpl::GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
+                                               v1::GetHistoryResponse* response) {
+  return Handle(*context, "GetHistory", "site=" + request->site(), false, "",
+                [&] { return engine_->GetHistory(*request); }, response);
+}
+
 }  // namespace vertex::server

@@ -1,5 +1,8 @@
 // MonitoringServiceImpl: the gRPC adapter of workflow::MonitorEngine
-// (proto/vertex/v1/monitoring.proto).
+// (proto/vertex/v1/monitoring.proto). Both RPCs are reads (no token): the
+// runs Monitor records are written by the engine's `record` callback. The
+// server sets no deadline of its own: a Monitor call that fetches pages
+// runs for as long as the client's deadline allows.
 //
 // Thread-safety: gRPC calls handlers from many threads; the engine is
 // thread-safe.
@@ -18,6 +21,8 @@ class MonitoringServiceImpl final : public v1::MonitoringService::Service {
 
   grpc::Status Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                        v1::MonitorResponse* response) override;
+  grpc::Status GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
+                          v1::GetHistoryResponse* response) override;
 
  private:
   workflow::MonitorEngine* engine_;

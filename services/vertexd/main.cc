@@ -4,6 +4,7 @@
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
 #include "common/workflow/monitor_engine.h"
+#include "services/common/engine_flags.h"
 #include "services/common/server_runner.h"
 #include "services/extraction/extraction_service.h"
 #include "services/learning/learning_service.h"
@@ -18,27 +19,50 @@ constexpr char kUsage[] =
     "vertexd, the embedded default of Vertex: the learning, extraction and monitoring services\n"
     "(vertex.v1.LearningService, ExtractionService, MonitoringService) in one process, over one RocksDB\n"
     "rule store (--store; created when missing), on one port. A rule Learn stores is used by the next\n"
-    "Extract call. Write RPCs need `authorization: Bearer TOKEN` when --auth-token is set.\n"
-    "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
+    "Extract call. Monitor stores its runs in the site's history (GetHistory); it and Relearn fetch\n"
+    "pages when the request supplies none (the --fetch-* flags; robots.txt obeyed unless\n"
+    "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
+    "when --auth-token is set. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
+
+std::vector<cli::FlagSpec> VertexdFlags() {
+  std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
+  for (const cli::FlagSpec& f : cli::RelearnFlagSpecs()) flags.push_back(f);
+  for (const cli::FlagSpec& f : cli::FetchFlagSpecs()) flags.push_back(f);
+  return flags;
+}
 
 absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed,
-                          ParseServerArgs(argc, argv, "vertexd", kUsage, "127.0.0.1:7070", StoreFlagSpecs()));
+                          ParseServerArgs(argc, argv, "vertexd", kUsage, "127.0.0.1:7070", VertexdFlags()));
   if (!parsed) return absl::OkStatus();
   VERTEX_ASSIGN_OR_RETURN(html::ParseOptions parse, ParseOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, cli::WithRelearnFlags(parsed->args, {}));
+  VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
+  // One fetcher, so its per-host politeness holds across Relearn and Monitor.
+  const std::shared_ptr<fetch::Fetcher> fetcher = fetch::NewCurlFetcher(fetch_options);
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(StoreDir(parsed->args)));
   spdlog::info("rule store {} opened for writing", StoreDir(parsed->args));
   workflow::ExtractionEngine extraction(store.get(), {parse});
-  workflow::MonitorEngine monitor(store.get(), {parse});
   ChangeHub hub;
-  workflow::LearningEngineOptions options;
   options.cluster.parse = parse;
+  options.fetcher = fetcher;
   workflow::LearningEngine learning(store.get(), options, [&](const std::string& site) {
     if (absl::StatusOr<size_t> r = extraction.Refresh(); !r.ok()) {
       spdlog::warn("reloading rules after a write to {} failed: {}", site, r.status().ToString());
     }
     hub.Publish(site);
   });
+  // Runs are stored through the learning engine: its lock, --history-keep
+  // and the change notification of any other write.
+  workflow::MonitorEngineOptions monitor_options;
+  monitor_options.parse = parse;
+  monitor_options.fetcher = fetcher;
+  monitor_options.record = [&learning](const v1::MonitorRun& run) {
+    v1::RecordMonitorRunRequest request;
+    *request.mutable_run() = run;
+    return learning.RecordMonitorRun(request).status();
+  };
+  workflow::MonitorEngine monitor(store.get(), monitor_options);
   LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
   ExtractionServiceImpl extraction_service(&extraction);
   MonitoringServiceImpl monitoring_service(&monitor);

@@ -1,8 +1,10 @@
 // End to end on loopback: the three services as separate processes over one
 // store (the learning service writing it, the extraction and monitoring
-// services reading it as RocksDB secondaries), driven through the gRPC
-// clients of services/client.
+// services reading it as RocksDB secondaries; the monitoring service storing
+// its runs through the learning service), and vertexd, driven through the
+// gRPC clients of services/client.
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <thread>
 
@@ -69,18 +71,21 @@ class ServicesTest : public ::testing::Test {
     ASSERT_NE(learning_->port(), 0) << learning_->log();
   }
 
-  std::unique_ptr<ServerProcess> StartReader(const char* binary, const std::string& name) {
-    return std::make_unique<ServerProcess>(
-        binary,
-        std::vector<std::string>{"--store", store_, "--learning-server", learning_->address(), "--secondary-dir",
-                                 dir_.path() + "/" + name + "-secondary", "--catch-up-ms", "500"},
-        dir_.path(), name);
+  std::unique_ptr<ServerProcess> StartReader(const char* binary, const std::string& name,
+                                             const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"--store",           store_,
+                                     "--learning-server", learning_->address(),
+                                     "--secondary-dir",   dir_.path() + "/" + name + "-secondary",
+                                     "--catch-up-ms",     "500"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<ServerProcess>(binary, args, dir_.path(), name);
   }
 
   void StartReaders() {
     extraction_ = StartReader(VERTEX_EXTRACTION_BIN, "extraction");
     ASSERT_NE(extraction_->port(), 0) << extraction_->log();
-    monitoring_ = StartReader(VERTEX_MONITORING_BIN, "monitoring");
+    // Its runs go to the learning service's RecordMonitorRun, a write RPC.
+    monitoring_ = StartReader(VERTEX_MONITORING_BIN, "monitoring", {"--learning-token", kToken});
     ASSERT_NE(monitoring_->port(), 0) << monitoring_->log();
   }
 
@@ -96,6 +101,9 @@ class ServicesTest : public ::testing::Test {
   }
   std::unique_ptr<workflow::ExtractionApi> Extraction() {
     return client::ConnectExtraction(Options(extraction_->address())).value();
+  }
+  std::unique_ptr<workflow::MonitoringApi> Monitoring() {
+    return client::ConnectMonitoring(Options(monitoring_->address())).value();
   }
 
   // Runs `site` through the services; returns the report.
@@ -139,7 +147,39 @@ class ServicesTest : public ::testing::Test {
 test_support::TempDir* ServicesTest::demo_dir_ = nullptr;
 SiteData* ServicesTest::demo_ = nullptr;
 
-void ExpectSameRecords(const std::vector<v1::ExtractResponse>& online, const std::vector<v1::ExtractResponse>& offline) {
+// Every page of `site`, fresh, for Monitor.
+v1::MonitorRequest MonitorAll(const SiteData& site) {
+  v1::MonitorRequest monitor;
+  monitor.set_site(site.name);
+  for (const workflow::ClientPage& p : site.pages) {
+    v1::Page* fresh = monitor.add_pages();
+    fresh->set_url(p.url);
+    fresh->set_html(p.bytes);
+  }
+  return monitor;
+}
+
+// The site's history as `monitoring` reads it, polled until it holds a run
+// started at `started_unix_ms` or `wait` passes.
+v1::GetHistoryResponse WaitForRun(workflow::MonitoringApi& monitoring, const std::string& site, int64_t started_unix_ms,
+                                  std::chrono::milliseconds wait) {
+  v1::GetHistoryRequest request;
+  request.set_site(site);
+  const auto until = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    absl::StatusOr<v1::GetHistoryResponse> history = monitoring.GetHistory(request);
+    EXPECT_TRUE(history.ok()) << history.status();
+    if (!history.ok()) return {};
+    for (const v1::MonitorRun& run : history->runs()) {
+      if (run.started_unix_ms() == started_unix_ms) return *std::move(history);
+    }
+    if (std::chrono::steady_clock::now() > until) return *std::move(history);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+void ExpectSameRecords(const std::vector<v1::ExtractResponse>& online,
+                       const std::vector<v1::ExtractResponse>& offline) {
   ASSERT_EQ(online.size(), offline.size());
   size_t differ = 0;
   for (size_t i = 0; i < online.size(); ++i) {
@@ -193,18 +233,30 @@ TEST_F(ServicesTest, ThreeServicesLearnAndExtractAsTheOfflineEngineDoes) {
   EXPECT_EQ(again->record().cluster_id(), cluster);
   EXPECT_EQ(again->record().status(), v1::ExtractedRecord::OK);
 
-  // Monitoring reads the same rules: the unchanged pages pass.
-  v1::MonitorRequest monitor;
-  monitor.set_site(demo_->name);
-  for (const workflow::ClientPage& p : demo_->pages) {
-    v1::Page* fresh = monitor.add_pages();
-    fresh->set_url(p.url);
-    fresh->set_html(p.bytes);
-  }
-  absl::StatusOr<v1::MonitorResponse> verdict =
-      client::ConnectMonitoring(Options(monitoring_->address())).value()->Monitor(monitor);
+  // Monitoring reads the same rules: the unchanged pages pass. The run is
+  // stored through the learning service and, once the monitoring service
+  // has caught up with the store, is in the history it reads.
+  auto monitoring = Monitoring();
+  absl::StatusOr<v1::MonitorResponse> verdict = monitoring->Monitor(MonitorAll(*demo_));
   ASSERT_TRUE(verdict.ok()) << verdict.status();
   EXPECT_EQ(verdict->verdict(), v1::ClusterVerdict::OK) << verdict->ShortDebugString();
+  EXPECT_TRUE(verdict->recorded()) << verdict->not_recorded_reason() << "\n" << monitoring_->log();
+  const auto recorded = std::chrono::steady_clock::now();
+  const v1::GetHistoryResponse history =
+      WaitForRun(*monitoring, demo_->name, verdict->started_unix_ms(), std::chrono::seconds(5));
+  ASSERT_GE(history.runs_size(), 1) << monitoring_->log();
+  EXPECT_EQ(history.runs(0).started_unix_ms(), verdict->started_unix_ms());
+  EXPECT_EQ(history.runs(0).verdict(), v1::ClusterVerdict::OK);
+  EXPECT_EQ(history.runs(0).source(), "supplied");
+  EXPECT_EQ(history.runs(0).clusters_size(), verdict->clusters_size());
+  std::cout << "monitoring run in the monitoring service's history "
+            << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - recorded).count()
+            << " ms after Monitor returned\n";
+  v1::MonitorRequest dry = MonitorAll(*demo_);
+  dry.set_dry_run(true);
+  verdict = monitoring->Monitor(dry);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_FALSE(verdict->recorded());
 
   // The learning service drains and closes the store on SIGTERM; the
   // offline engine on that store gives the records the RPCs gave.
@@ -345,6 +397,27 @@ TEST_F(ServicesTest, BadRequestsGetTheirCodesAndMessages) {
   v1::ListRulesRequest list;  // reads need no token
   list.set_site("nowhere");
   EXPECT_EQ(anonymous->ListRules(list).status().code(), absl::StatusCode::kNotFound);
+  const std::unique_ptr<workflow::LearningApi> wrong = Learning("wrong");
+  for (workflow::LearningApi* api : {anonymous.get(), wrong.get()}) {
+    v1::RelearnRequest relearn;
+    relearn.set_site("shop");
+    s = api->Relearn(relearn).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnauthenticated) << s;
+    v1::ResolveCandidateRequest resolve;
+    resolve.set_site("shop");
+    resolve.set_cluster_id("c0");
+    s = api->ResolveCandidate(resolve).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnauthenticated) << s;
+    v1::RecordMonitorRunRequest record;
+    record.mutable_run()->set_site("shop");
+    s = api->RecordMonitorRun(record).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnauthenticated) << s;
+  }
+  v1::GetHistoryRequest history;  // a read, on the monitoring service
+  history.set_site("nowhere");
+  s = Monitoring()->GetHistory(history).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
+  EXPECT_THAT(s.message(), HasSubstr("nowhere"));
 
   auto learning = Learning();
   v1::RegisterSiteRequest bad = reg;
@@ -374,6 +447,113 @@ TEST_F(ServicesTest, BadRequestsGetTheirCodesAndMessages) {
   // The extraction service sees the new site within its catch-up period.
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));
   EXPECT_EQ(extraction->Extract(extract).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+// Runs `binary` with `args` (shell words) and the environment assignments
+// `env`; returns its exit code and output (stdout and stderr).
+std::pair<int, std::string> RunBinary(const std::string& binary, const std::string& args, const std::string& env = "") {
+  FILE* p = popen(("env " + env + " " + binary + " " + args + " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// The servers that fetch pages list the fetch flags with their defaults
+// and variables, and reject bad values naming the flag (or the variable).
+TEST(ServerFlags, FetchAndRelearnFlags) {
+  for (const char* binary : {VERTEX_LEARNING_BIN, VERTEX_MONITORING_BIN, VERTEXD_BIN}) {
+    const auto [code, help] = RunBinary(binary, "--help");
+    EXPECT_EQ(code, 0) << binary;
+    for (const char* text : {"--fetch-timeout-ms MS", "(default 20000) [env VERTEX_FETCH_TIMEOUT_MS]",
+                             "--fetch-connect-timeout-ms MS", "(default 5000)", "--fetch-max-bytes N",
+                             "(default 16777216)", "--fetch-max-redirects N", "(default 5)", "--fetch-delay-ms MS",
+                             "(default 1000)", "--user-agent UA", "--ignore-robots", "[env VERTEX_IGNORE_ROBOTS]"}) {
+      EXPECT_THAT(help, HasSubstr(text)) << binary;
+    }
+    const bool learns = std::string(binary) != VERTEX_MONITORING_BIN;
+    for (const char* text : {"--bellwethers N", "--relearn-pages N", "--history-keep N"}) {
+      EXPECT_EQ(help.find(text) != std::string::npos, learns) << binary << ": " << text;
+    }
+    EXPECT_EQ(help.find("--learning-token TOKEN") != std::string::npos, !learns) << binary;
+  }
+  struct Case {
+    const char* binary;
+    std::string args, env, message;
+  };
+  const std::vector<Case> cases = {
+      {VERTEX_MONITORING_BIN, "--fetch-timeout-ms 0", "", "--fetch-timeout-ms must be an integer from 1"},
+      {VERTEX_MONITORING_BIN, "", "VERTEX_FETCH_DELAY_MS=soon",
+       "--fetch-delay-ms (from $VERTEX_FETCH_DELAY_MS) must be an integer"},
+      {VERTEX_MONITORING_BIN, "--fetch-connect-timeout-ms 9000 --fetch-timeout-ms 8000", "",
+       "--fetch-connect-timeout-ms (9000) must not exceed --fetch-timeout-ms (8000)"},
+      {VERTEX_MONITORING_BIN, "--learning-server 127.0.0.1:1 --learning-token 'a b'", "",
+       "--learning-token: the token must be printable ASCII"},
+      {VERTEX_LEARNING_BIN, "--fetch-max-redirects 99", "", "--fetch-max-redirects must be an integer from 0 to 20"},
+      {VERTEX_LEARNING_BIN, "--bellwethers 0", "", "--bellwethers must be an integer from 1"},
+      {VERTEXD_BIN, "--history-keep -1", "", "--history-keep must be an integer from 0"},
+      {VERTEXD_BIN, "--ignore-robots", "VERTEX_USER_AGENT=\"$(printf 'a\\tb')\"",
+       "--user-agent (from $VERTEX_USER_AGENT)"},
+      {VERTEXD_BIN, "--fetch-max-bytes 0", "", "--fetch-max-bytes must be an integer from 1"},
+  };
+  for (const Case& c : cases) {
+    const auto [code, out] = RunBinary(c.binary, "--store /nonexistent/store " + c.args, c.env);
+    EXPECT_EQ(code, 1) << c.binary << " " << c.args << ": " << out;
+    EXPECT_THAT(out, HasSubstr(c.message)) << c.binary << " " << c.args;
+  }
+}
+
+// Without --learning-server the monitoring service says at start that it
+// keeps no history.
+TEST(ServerFlags, MonitoringWithoutLearningServerKeepsNoHistory) {
+  test_support::TempDir dir("e2e_nohistory");
+  auto learning = std::make_unique<ServerProcess>(
+      VERTEX_LEARNING_BIN, std::vector<std::string>{"--store", dir.path() + "/store"}, dir.path(), "learning");
+  ASSERT_NE(learning->port(), 0) << learning->log();
+  ServerProcess monitoring(VERTEX_MONITORING_BIN,
+                           {"--store", dir.path() + "/store", "--secondary-dir", dir.path() + "/secondary"}, dir.path(),
+                           "monitoring");
+  ASSERT_NE(monitoring.port(), 0) << monitoring.log();
+  EXPECT_THAT(monitoring.log(), HasSubstr("no --learning-server: monitoring runs are not stored"));
+}
+
+// vertexd: Monitor stores its run through the in-process learning engine,
+// visible to GetHistory at once.
+TEST_F(ServicesTest, VertexdRecordsMonitoringRuns) {
+  learning_->Stop(SIGTERM);  // vertexd needs the store to itself
+  extraction_.reset();
+  monitoring_.reset();
+  ServerProcess vertexd(VERTEXD_BIN,
+                        {"--store", dir_.path() + "/vertexd-store", "--auth-token", kToken, "--fetch-delay-ms", "0",
+                         "--fetch-timeout-ms", "2000", "--fetch-connect-timeout-ms", "1000"},
+                        dir_.path(), "vertexd");
+  ASSERT_NE(vertexd.port(), 0) << vertexd.log();
+  auto learning = client::ConnectLearning(Options(vertexd.address())).value();
+  auto extraction = client::ConnectExtraction(Options(vertexd.address())).value();
+  auto monitoring = client::ConnectMonitoring(Options(vertexd.address())).value();
+  absl::StatusOr<workflow::ApiRunReport> report =
+      workflow::RunSiteThroughApi(*learning, *extraction, demo_->name, demo_->schema, demo_->pages, demo_->truth);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_GE(report->clusters_with_rule, 1u);
+  absl::StatusOr<v1::MonitorResponse> verdict = monitoring->Monitor(MonitorAll(*demo_));
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->verdict(), v1::ClusterVerdict::OK) << verdict->ShortDebugString();
+  EXPECT_TRUE(verdict->recorded()) << verdict->not_recorded_reason();
+  const v1::GetHistoryResponse history =
+      WaitForRun(*monitoring, demo_->name, verdict->started_unix_ms(), std::chrono::milliseconds(0));
+  ASSERT_EQ(history.runs_size(), 1);
+  EXPECT_EQ(history.runs(0).started_unix_ms(), verdict->started_unix_ms());
+  EXPECT_EQ(history.runs(0).verdict(), v1::ClusterVerdict::OK);
+  // Monitor without pages fetches the bellwethers (here from a host that
+  // does not resolve: .test): not a template change.
+  v1::MonitorRequest fetched;
+  fetched.set_site(demo_->name);
+  fetched.set_dry_run(true);
+  verdict = monitoring->Monitor(fetched);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->source(), "fetched");
+  EXPECT_NE(verdict->verdict(), v1::ClusterVerdict::CHANGED) << verdict->ShortDebugString();
 }
 
 }  // namespace
