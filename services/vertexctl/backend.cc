@@ -87,6 +87,7 @@ absl::StatusOr<client::ConnectOptions> ConnectOptionsFromFlags(const ParsedArgs&
   const char* env_token = std::getenv(kTokenEnv);
   options.token = args.String("token", env_token == nullptr ? "" : env_token);
   VERTEX_ASSIGN_OR_RETURN(options.timeout_seconds, args.Double("timeout", 60, 0.001, 1e7));
+  if (args.Has("timeout")) options.fetch_timeout_seconds = options.timeout_seconds;
   if (args.Has("tls-cert") != args.Has("tls-key")) {
     return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   }
@@ -143,7 +144,7 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 }
 
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                const workflow::MonitorEngineOptions& options) {
+                                                                workflow::MonitorEngineOptions options) {
   Backend<workflow::MonitoringApi> b;
   VERTEX_ASSIGN_OR_RETURN(const bool online, IsOnline(args));
   if (online) {
@@ -152,7 +153,11 @@ absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs
     return b;
   }
   VERTEX_ASSIGN_OR_RETURN(b.store, OpenStore(args, StoreMode::kMustExist));
-  b.api = std::make_unique<workflow::MonitorEngine>(b.store.get(), options);
+  if (options.record == nullptr) {
+    store::RuleStore* store = b.store.get();
+    options.record = [store](const v1::MonitorRun& run) { return store->AppendMonitorRun(run, kOfflineHistoryKeep); };
+  }
+  b.api = std::make_unique<workflow::MonitorEngine>(b.store.get(), std::move(options));
   return b;
 }
 

@@ -36,11 +36,14 @@ inline constexpr char kTokenEnv[] = "VERTEX_AUTH_TOKEN";
 FlagSpec StoreFlag(const std::string& help);
 
 // The online flags: --server (the address of `service`, e.g. "the learning
-// service"), --token, --tls-ca, --tls-cert, --tls-key, --timeout.
+// service"), --token, --tls-ca, --tls-cert, --tls-key, --timeout (without
+// it, calls get 60 s and the calls that fetch pages 3600 s: see
+// client::ConnectOptions).
 std::vector<FlagSpec> ServerFlags(const std::string& service);
 
 // The connection the online flags in `args` describe: the token from
-// --token, else $VERTEX_AUTH_TOKEN; the TLS files read. InvalidArgument
+// --token, else $VERTEX_AUTH_TOKEN; the TLS files read; --timeout as the
+// deadline of every call, those that fetch pages included. InvalidArgument
 // naming the flag for a bad --timeout or a certificate without its key;
 // the read error naming a TLS file that cannot be read.
 absl::StatusOr<client::ConnectOptions> ConnectOptionsFromFlags(const ParsedArgs& args);
@@ -79,10 +82,17 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
                                                                 const workflow::ExtractionEngineOptions& options,
                                                                 int threads);
 
-// The MonitoringApi the flags ask for: a MonitorEngine over the existing
-// store, or a client of --server. Errors as OpenLearning.
+// The MonitoringApi the flags ask for: a MonitorEngine with `options` over
+// the existing store, or a client of --server. Offline, when options.record
+// is null, the engine records its runs in that store itself
+// (RuleStore::AppendMonitorRun, keeping the newest kOfflineHistoryKeep runs
+// per site, as the learning service does by default). Errors as
+// OpenLearning.
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                const workflow::MonitorEngineOptions& options);
+                                                                workflow::MonitorEngineOptions options);
+
+// Monitoring runs kept per site when vertexctl records them offline.
+inline const size_t kOfflineHistoryKeep = workflow::LearningEngineOptions().history_keep;
 
 // `message` in the protobuf JSON mapping on one line: field names as in the
 // .proto, fields with default values included (0, "", false, []), int64 as

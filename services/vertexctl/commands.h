@@ -1,6 +1,7 @@
 // vertexctl subcommands. Each takes the arguments after its name, writes
 // its result to stdout and errors to stderr, and returns the exit code:
-// 0 success, 1 failure, 2 usage error (monitor: 0 OK, 2 CHANGED, 1 error).
+// 0 success, 1 failure, 2 usage error (monitor: 0 OK or NO_PAGES,
+// 2 CHANGED or BROKEN, 3 UNREACHABLE, 1 any error).
 // The commands over the rule store run offline (--store) or online
 // (--server) through the same workflow APIs (backend.h).
 //
@@ -34,6 +35,8 @@ int RunSite(const std::vector<std::string>& args);
 int RunTasks(const std::vector<std::string>& args);
 int RunHealth(const std::vector<std::string>& args);
 int RunMonitor(const std::vector<std::string>& args);
+int RunHistory(const std::vector<std::string>& args);
+int RunRelearn(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

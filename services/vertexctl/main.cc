@@ -22,8 +22,13 @@ constexpr char kUsage[] =
     "  tasks      the pages to annotate next, per cluster (JSON)\n"
     "  learn      register a site, add its sample pages and learn its rules from annotations (JSON)\n"
     "  extract    extract records from pages with a site's current rules (JSON lines)\n"
-    "  rules      list a site's rules, get one, export it as JSON or XSLT, or roll back a version\n"
-    "  monitor    test fresh pages of a site for template changes (exit 2 when CHANGED)\n"
+    "  rules      list a site's rules, get one, export it as JSON or XSLT, roll back a version, or\n"
+    "             accept or reject a repaired (candidate) rule\n"
+    "  monitor    test a site's bellwether pages (given, or fetched) for template changes and store\n"
+    "             the run (exit 0 OK, 2 CHANGED or BROKEN, 3 UNREACHABLE)\n"
+    "  history    a site's stored monitoring runs, newest first\n"
+    "  relearn    relearn a changed site from a fresh sample (given, or fetched), reusing and\n"
+    "             repairing its rules\n"
     "\n"
     "Online only:\n"
     "  health     ask a server whether it is SERVING (for healthchecks and probes)\n"
@@ -52,6 +57,7 @@ constexpr NamedCommand kCommands[] = {
     {"site", vertex::cli::RunSite},          {"tasks", vertex::cli::RunTasks},
     {"learn", vertex::cli::RunLearn},        {"extract", vertex::cli::RunExtract},
     {"rules", vertex::cli::RunRules},        {"monitor", vertex::cli::RunMonitor},
+    {"history", vertex::cli::RunHistory},    {"relearn", vertex::cli::RunRelearn},
     {"health", vertex::cli::RunHealth},      {"cluster", vertex::cli::RunCluster},
     {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
     {"eval-swde", vertex::cli::RunEvalSwde},

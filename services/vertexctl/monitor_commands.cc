@@ -1,11 +1,17 @@
-// vertexctl monitor | health: what schedulers and probes run. monitor works
-// offline or online (backend.h); health asks a server's grpc.health.v1
-// service.
+// vertexctl monitor | history | health: what schedulers, operators and
+// probes run. monitor and history work offline or online (backend.h);
+// health asks a server's grpc.health.v1 service.
+#include <algorithm>
 #include <iostream>
+#include <map>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "common/site/page_file.h"
 #include "common/util/status_macros.h"
+#include "services/common/engine_flags.h"
 #include "services/common/health_client.h"
 #include "services/vertexctl/backend.h"
 #include "services/vertexctl/commands.h"
@@ -13,36 +19,81 @@
 namespace vertex::cli {
 namespace {
 
+// Exit codes of vertexctl monitor.
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+constexpr int kExitChanged = 2;
+constexpr int kExitUnreachable = 3;
+
+// The --server flags of a command whose calls may fetch pages: --timeout's
+// default differs for those calls (client::ConnectOptions).
+std::vector<FlagSpec> FetchingServerFlags(const std::string& service, const std::string& fetching_calls) {
+  std::vector<FlagSpec> flags = ServerFlags(service);
+  for (FlagSpec& f : flags) {
+    if (f.name == "timeout") f.help = "--server: deadline of the call (default 60; 3600 " + fetching_calls + ")";
+  }
+  return flags;
+}
+
 std::vector<FlagSpec> MonitorFlags() {
   std::vector<FlagSpec> flags = {
-      StoreFlag("the rule store directory"),
-      {"threshold", "R", "a cluster is CHANGED when more than this share of its pages fails (default 0.2)"},
+      StoreFlag("the rule store directory (the run is stored in its history)"),
+      {"threshold", "R",
+       absl::StrCat("a cluster is CHANGED (BROKEN) when more than this share of its pages fails the shingle "
+                    "(field) test; 0 < R <= 1 (default ",
+                    workflow::MonitorEngineOptions().threshold, ")")},
+      {"cluster", "ID", "test only this cluster; repeat the flag or give a comma-separated list (default: all)"},
+      {"dry-run", "", "do not store the run in the site's history"},
+      {"json", "", "print the MonitorResponse as one line of JSON instead of the report"},
   };
-  for (const FlagSpec& f : ServerFlags("the monitoring service")) flags.push_back(f);
+  for (const FlagSpec& f : FetchingServerFlags("the monitoring service", "when no page is given")) flags.push_back(f);
+  for (const FlagSpec& f : FetchFlagSpecs()) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
   return flags;
 }
 
 constexpr char kMonitorUsage[] =
-    "usage: vertexctl monitor SITE (--store DIR | --server HOST:PORT) [--threshold R] [PAGE_DIR_OR_FILE...]\n"
+    "usage: vertexctl monitor SITE [PAGE_DIR_OR_FILE...] (--store DIR | --server HOST:PORT)\n"
+    "                         [--threshold R] [--cluster ID]... [--dry-run] [--json]\n"
     "\n"
-    "Asks whether the site's templates changed since its rules were learnt (Vertex IV-B): the\n"
-    "pages given (fresh versions of the site's pages; a file's URL from a <base href> first\n"
-    "line, else file:// and its path) are routed to clusters by URL regex and tested there:\n"
-    "does the cluster's signature cover the page, does its rule extract every mandatory\n"
-    "attribute? Prints the MonitorResponse as one line of JSON ({\"site\",\"verdict\",\n"
-    "\"clusters\":[{\"cluster_id\",\"verdict\",\"pages\",\"not_covered\",\"missing_mandatory\",\n"
-    "\"evidence\"}],\"unrouted_pages\"}). Flags may come after SITE.\n"
-    "Exit status: 0 when the verdict is OK, 2 when CHANGED, 1 on any error (usage errors\n"
-    "included) or another verdict.\n"
+    "Asks whether the site's templates changed since its rules were learnt (Vertex IV-B). Each\n"
+    "cluster with a rule is tested on fresh versions of its bellwether pages: the pages given\n"
+    "(*.htm, *.html of a directory, or files; a file's URL from a <base href> first line, else\n"
+    "file:// and its path; a page that is no bellwether is routed to a cluster by URL regex), or,\n"
+    "when none is given, the bellwether pages fetched by the service (offline: by vertexctl, with\n"
+    "the --fetch-* flags; robots.txt obeyed unless --ignore-robots, one request at a time per\n"
+    "host). On each page: the shingle test (does the cluster's signature cover it?) and the field\n"
+    "test (mandatory attributes extracted, constant attributes equal to their golden values?).\n"
+    "The run is stored in the site's history (vertexctl history) unless --dry-run.\n"
+    "\n"
+    "Prints one line per cluster tested, with its verdict, counts and why, then up to 5 failing\n"
+    "pages indented, then the site's verdict:\n"
+    "  c0  CHANGED      20 pages, 18 not covered, 0 missing mandatory, 0 changed constants,\n"
+    "                   0 unreachable; rule v2: shingle test failed: ...  (on one line)\n"
+    "      http://shop.example/p/1.html: the signature does not cover the page\n"
+    "  site shop: CHANGED (1 CHANGED, 3 OK); pages supplied, 0 unrouted; recorded in the history\n"
+    "With --json, the MonitorResponse as one line of JSON instead (protobuf JSON mapping of\n"
+    "proto/vertex/v1/monitoring.proto). Verdicts: OK, CHANGED (template changed), BROKEN (the\n"
+    "template holds but the rule fails the field test), UNREACHABLE (fewer than half the pages\n"
+    "could be fetched), NO_PAGES (no page to test). Flags may come after SITE.\n"
+    "Exit status: 0 when the site's verdict is OK or NO_PAGES, 2 when CHANGED or BROKEN,\n"
+    "3 when UNREACHABLE, 1 on any error (usage errors included).\n"
     "\n";
 
 absl::StatusOr<v1::MonitorRequest> MonitorRequestOf(const ParsedArgs& a) {
   if (a.positional.empty()) return absl::InvalidArgumentError("no SITE given (see --help)");
   v1::MonitorRequest request;
   request.set_site(a.positional[0]);
-  VERTEX_ASSIGN_OR_RETURN(const double threshold, a.Double("threshold", 0, 0, 1));
-  request.set_threshold(threshold);
+  if (a.Has("threshold")) {
+    const std::string given = a.String("threshold", "");
+    double threshold = 0;
+    if (!absl::SimpleAtod(given, &threshold) || !(threshold > 0 && threshold <= 1)) {
+      return absl::InvalidArgumentError("--threshold must be a number above 0 and at most 1, not '" + given + "'");
+    }
+    request.set_threshold(threshold);
+  }
+  for (const std::string& id : a.List("cluster")) request.add_cluster_ids(id);
+  request.set_dry_run(a.Has("dry-run"));
   const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
   if (paths.empty()) return request;
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(paths));
@@ -56,11 +107,125 @@ absl::StatusOr<v1::MonitorRequest> MonitorRequestOf(const ParsedArgs& a) {
   return request;
 }
 
+// Offline, the engine fetches with the fetch flags' options.
+absl::StatusOr<workflow::MonitorEngineOptions> OfflineMonitorOptions(const ParsedArgs& a) {
+  workflow::MonitorEngineOptions options;
+  if (a.Has("server")) return options;
+  VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, FetchOptionsFromArgs(a));
+  options.fetcher = fetch::NewCurlFetcher(fetch_options);
+  return options;
+}
+
 absl::StatusOr<v1::MonitorResponse> Monitor(const ParsedArgs& a) {
   VERTEX_RETURN_IF_ERROR(IsOnline(a).status());
+  VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, FetchFlagSpecs()));
   VERTEX_ASSIGN_OR_RETURN(v1::MonitorRequest request, MonitorRequestOf(a));
-  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::MonitoringApi> backend, OpenMonitoring(a, {}));
+  VERTEX_ASSIGN_OR_RETURN(workflow::MonitorEngineOptions options, OfflineMonitorOptions(a));
+  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::MonitoringApi> backend, OpenMonitoring(a, std::move(options)));
   return backend->Monitor(request);
+}
+
+std::string VerdictName(v1::ClusterVerdict::Verdict v) { return v1::ClusterVerdict::Verdict_Name(v); }
+
+// "1 page", "2 pages".
+std::string Count(uint32_t n, const std::string& noun) { return absl::StrCat(n, " ", noun, n == 1 ? "" : "s"); }
+
+// "c0  CHANGED      20 pages, ...; rule v2: reason" and its evidence.
+std::string ClusterReport(const v1::ClusterVerdict& c, size_t id_width) {
+  std::string out = c.cluster_id() + std::string(id_width - c.cluster_id().size() + 2, ' ');
+  const std::string verdict = VerdictName(c.verdict());
+  out += verdict + std::string(verdict.size() < 13 ? 13 - verdict.size() : 1, ' ');
+  absl::StrAppend(&out, Count(c.pages(), "page"), ", ", c.not_covered(), " not covered, ", c.missing_mandatory(),
+                  " missing mandatory, ", Count(c.constant_changed(), "changed constant"), ", ", c.unreachable(),
+                  " unreachable; rule v", c.rule_version(), ": ", c.reason(), "\n");
+  for (const std::string& e : c.evidence()) absl::StrAppend(&out, "    ", e, "\n");
+  return out;
+}
+
+// "site shop: CHANGED (1 CHANGED, 3 OK); pages supplied, 0 unrouted; ...".
+std::string SiteReport(const v1::MonitorResponse& r) {
+  std::map<int, int> counts;  // by verdict
+  for (const v1::ClusterVerdict& c : r.clusters()) ++counts[c.verdict()];
+  std::vector<std::string> parts;
+  for (const auto& [verdict, n] : counts) {
+    parts.push_back(absl::StrCat(n, " ", VerdictName(static_cast<v1::ClusterVerdict::Verdict>(verdict))));
+  }
+  const std::string recorded = r.recorded() ? "recorded in the history" : "not recorded: " + r.not_recorded_reason();
+  return absl::StrCat("site ", r.site(), ": ", VerdictName(r.verdict()), " (", absl::StrJoin(parts, ", "), "); pages ",
+                      r.source(), ", ", r.unrouted_pages(), " unrouted; ", recorded, "\n");
+}
+
+void PrintMonitorReport(const v1::MonitorResponse& r) {
+  size_t width = 0;
+  for (const v1::ClusterVerdict& c : r.clusters()) width = std::max(width, c.cluster_id().size());
+  for (const v1::ClusterVerdict& c : r.clusters()) std::cout << ClusterReport(c, width);
+  std::cout << SiteReport(r);
+}
+
+int MonitorExitCode(v1::ClusterVerdict::Verdict v) {
+  switch (v) {
+    case v1::ClusterVerdict::OK:
+    case v1::ClusterVerdict::NO_PAGES:
+      return kExitOk;
+    case v1::ClusterVerdict::CHANGED:
+    case v1::ClusterVerdict::BROKEN:
+      return kExitChanged;
+    case v1::ClusterVerdict::UNREACHABLE:
+      return kExitUnreachable;
+    default:
+      return kExitError;
+  }
+}
+
+std::vector<FlagSpec> HistoryFlags() {
+  std::vector<FlagSpec> flags = {
+      StoreFlag("the rule store directory"),
+      {"limit", "N", "the newest N runs (default 20)"},
+      {"json", "", "print the GetHistoryResponse as one line of JSON instead"},
+  };
+  for (const FlagSpec& f : ServerFlags("the monitoring service")) flags.push_back(f);
+  flags.push_back({"help", "", "show this help"});
+  return flags;
+}
+
+constexpr char kHistoryUsage[] =
+    "usage: vertexctl history SITE (--store DIR | --server HOST:PORT) [--limit N] [--json]\n"
+    "\n"
+    "The site's stored monitoring runs (vertexctl monitor, the monitoring service's Monitor),\n"
+    "newest first, one line each: when it started (UTC), where its pages came from (supplied\n"
+    "or fetched), the site's verdict, and each cluster's verdict:\n"
+    "  2024-05-01T03:00:04Z  fetched   CHANGED      c0 CHANGED, c1 OK, c2 NO_PAGES\n"
+    "Nothing is printed when no run is stored. With --json, the GetHistoryResponse as one line\n"
+    "of JSON (protobuf JSON mapping of proto/vertex/v1/monitoring.proto: every run with its\n"
+    "clusters' checks and evidence). Flags may come after SITE.\n"
+    "\n";
+
+std::string RunLine(const v1::MonitorRun& run) {
+  const std::string when =
+      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromUnixMillis(run.started_unix_ms()), absl::UTCTimeZone());
+  const std::string verdict = VerdictName(run.verdict());
+  std::vector<std::string> clusters;
+  for (const v1::ClusterVerdict& c : run.clusters())
+    clusters.push_back(c.cluster_id() + " " + VerdictName(c.verdict()));
+  std::string source = run.source();
+  source.resize(std::max<size_t>(source.size() + 1, 10), ' ');
+  return absl::StrCat(when, "  ", source, verdict, std::string(verdict.size() < 13 ? 13 - verdict.size() : 1, ' '),
+                      absl::StrJoin(clusters, ", "), "\n");
+}
+
+absl::Status History(const ParsedArgs& a) {
+  VERTEX_RETURN_IF_ERROR(IsOnline(a).status());
+  if (a.positional.empty()) return absl::InvalidArgumentError("no SITE given (see --help)");
+  if (a.positional.size() > 1) return absl::InvalidArgumentError("unexpected argument " + a.positional[1]);
+  v1::GetHistoryRequest request;
+  request.set_site(a.positional[0]);
+  VERTEX_ASSIGN_OR_RETURN(const int64_t limit, a.Int("limit", 20, 1, 1000000));
+  request.set_limit(static_cast<uint32_t>(limit));
+  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::MonitoringApi> backend, OpenMonitoring(a, {}));
+  VERTEX_ASSIGN_OR_RETURN(const v1::GetHistoryResponse response, backend->GetHistory(request));
+  if (a.Has("json")) return PrintJson(response);
+  for (const v1::MonitorRun& run : response.runs()) std::cout << RunLine(run);
+  return absl::OkStatus();
 }
 
 std::vector<FlagSpec> HealthFlags() {
@@ -101,7 +266,7 @@ absl::StatusOr<std::string> Health(const ParsedArgs& a) {
 // Prints "vertexctl <command>: <message>" to stderr and returns 1.
 int Fail(const std::string& command, const absl::Status& status) {
   std::cerr << "vertexctl " << command << ": " << status.message() << "\n";
-  return 1;
+  return kExitError;
 }
 
 }  // namespace
@@ -110,16 +275,35 @@ int RunMonitor(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> flags = MonitorFlags();
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
   if (parsed.ok() && parsed->Has("help")) {
-    std::cout << kMonitorUsage << BackendHelp("the monitoring service") << "\nflags:\n" << FlagHelp(flags);
-    return 0;
+    std::cout << kMonitorUsage << BackendHelp("the monitoring service")
+              << "The --fetch-* flags, --user-agent and --ignore-robots apply with --store only (a server uses its "
+                 "own).\n\nflags:\n"
+              << FlagHelp(flags);
+    return kExitOk;
   }
   if (!parsed.ok()) return Fail("monitor", parsed.status());
   const absl::StatusOr<v1::MonitorResponse> response = Monitor(*parsed);
   if (!response.ok()) return Fail("monitor", response.status());
-  if (absl::Status printed = PrintJson(*response); !printed.ok()) return Fail("monitor", printed);
-  if (response->verdict() == v1::ClusterVerdict::OK) return 0;
-  if (response->verdict() == v1::ClusterVerdict::CHANGED) return 2;
-  return Fail("monitor", absl::UnknownError("no verdict: " + v1::ClusterVerdict::Verdict_Name(response->verdict())));
+  if (parsed->Has("json")) {
+    if (absl::Status printed = PrintJson(*response); !printed.ok()) return Fail("monitor", printed);
+  } else {
+    PrintMonitorReport(*response);
+  }
+  const int code = MonitorExitCode(response->verdict());
+  if (code == kExitError) return Fail("monitor", absl::UnknownError("no verdict: " + VerdictName(response->verdict())));
+  return code;
+}
+
+int RunHistory(const std::vector<std::string>& args) {
+  const std::vector<FlagSpec> flags = HistoryFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
+  if (parsed.ok() && parsed->Has("help")) {
+    std::cout << kHistoryUsage << BackendHelp("the monitoring service") << "\nflags:\n" << FlagHelp(flags);
+    return 0;
+  }
+  if (!parsed.ok()) return ReportError("history", parsed.status());
+  const absl::Status s = History(*parsed);
+  return s.ok() ? 0 : ReportError("history", s);
 }
 
 int RunHealth(const std::vector<std::string>& args) {

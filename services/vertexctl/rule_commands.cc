@@ -1,5 +1,5 @@
-// vertexctl rules list | get | export | rollback: a site's rule versions,
-// offline or online (backend.h), through LearningApi.
+// vertexctl rules list | get | export | rollback | accept | reject: a
+// site's rule versions, offline or online (backend.h), through LearningApi.
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -14,7 +14,7 @@ std::vector<FlagSpec> RulesFlags() {
   std::vector<FlagSpec> flags = {
       StoreFlag("the rule store directory"),
       {"site", "NAME", "the site"},
-      {"cluster", "ID", "get, export, rollback: the cluster"},
+      {"cluster", "ID", "get, export, rollback, accept, reject: the cluster"},
       {"version", "N", "get, export: the rule version (default: the current one); rollback: the version to restore"},
       {"format", "F", "export: xslt or json (default json)"},
   };
@@ -29,6 +29,8 @@ constexpr char kRulesUsage[] =
     "       vertexctl rules export --site SITE --cluster ID [--version N] [--format xslt|json]\n"
     "                              (--store DIR | --server HOST:PORT)\n"
     "       vertexctl rules rollback --site SITE --cluster ID --version N (--store DIR | --server HOST:PORT)\n"
+    "       vertexctl rules accept SITE CLUSTER (--store DIR | --server HOST:PORT)\n"
+    "       vertexctl rules reject SITE CLUSTER (--store DIR | --server HOST:PORT)\n"
     "\n"
     "list: the site's clusters (signature, URL regex, importance, sample pages, current and\n"
     "latest rule version, editor state) with every stored version: the ListRulesResponse.\n"
@@ -38,8 +40,12 @@ constexpr char kRulesUsage[] =
     "the record; attributes picked by a classifier are left out (a note on stderr says so),\n"
     "and typed regexes are given for the consumer to apply. Prints the content as is.\n"
     "rollback: makes a stored version current again (the RollbackRuleResponse).\n"
-    "list, get and rollback print one line of JSON, the protobuf JSON mapping of the\n"
-    "vertex.v1 response (field names as in the .proto, defaults included, int64 as strings).\n"
+    "accept, reject: make the cluster's candidate rule (a repair by relearn, listed as\n"
+    "candidate_version) current, or drop it; the ResolveCandidateResponse: the candidate's\n"
+    "version and the cluster after. A cluster without candidate is an error. SITE and CLUSTER\n"
+    "may also be given as --site and --cluster.\n"
+    "list, get, rollback, accept and reject print one line of JSON, the protobuf JSON mapping of\n"
+    "the vertex.v1 response (field names as in the .proto, defaults included, int64 as strings).\n"
     "\n";
 
 absl::Status List(workflow::LearningApi& api, const ParsedArgs& a) {
@@ -79,10 +85,41 @@ absl::Status Rollback(workflow::LearningApi& api, const ParsedArgs& a, int64_t v
   return PrintJson(response);
 }
 
-absl::Status Rules(const ParsedArgs& a) {
-  const std::string sub = a.positional.size() == 1 ? a.positional[0] : "";
-  if (sub != "list" && sub != "get" && sub != "export" && sub != "rollback") {
-    return absl::InvalidArgumentError("give one subcommand: list, get, export or rollback (see --help)");
+absl::Status Resolve(workflow::LearningApi& api, const ParsedArgs& a, bool accept) {
+  v1::ResolveCandidateRequest request;
+  request.set_site(a.String("site", ""));
+  request.set_cluster_id(a.String("cluster", ""));
+  request.set_accept(accept);
+  VERTEX_ASSIGN_OR_RETURN(v1::ResolveCandidateResponse response, api.ResolveCandidate(request));
+  return PrintJson(response);
+}
+
+// accept and reject take SITE and CLUSTER as arguments (or as --site and
+// --cluster): `a` with them as flags.
+absl::StatusOr<ParsedArgs> WithSiteAndCluster(ParsedArgs a) {
+  if (a.positional.size() == 1) return a;
+  if (a.positional.size() != 3) {
+    return absl::InvalidArgumentError("give SITE and CLUSTER: vertexctl rules " + a.positional[0] +
+                                      " SITE CLUSTER (see --help)");
+  }
+  if (a.Has("site") || a.Has("cluster")) {
+    return absl::InvalidArgumentError("give SITE and CLUSTER as arguments or as --site and --cluster, not both");
+  }
+  a.flags["site"] = a.positional[1];
+  a.flags["cluster"] = a.positional[2];
+  a.positional.resize(1);
+  return a;
+}
+
+absl::Status Rules(ParsedArgs a) {
+  const std::string sub = a.positional.empty() ? "" : a.positional[0];
+  if (sub == "accept" || sub == "reject") {
+    VERTEX_ASSIGN_OR_RETURN(a, WithSiteAndCluster(std::move(a)));
+  }
+  if (a.positional.size() != 1 ||
+      (sub != "list" && sub != "get" && sub != "export" && sub != "rollback" && sub != "accept" && sub != "reject")) {
+    return absl::InvalidArgumentError(
+        "give one subcommand: list, get, export, rollback, accept or reject (see --help)");
   }
   VERTEX_RETURN_IF_ERROR(IsOnline(a).status());
   VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
@@ -99,6 +136,7 @@ absl::Status Rules(const ParsedArgs& a) {
   if (sub == "list") return List(*backend.api, a);
   if (sub == "get") return Get(*backend.api, a, version);
   if (sub == "export") return Export(*backend.api, a, version);
+  if (sub == "accept" || sub == "reject") return Resolve(*backend.api, a, sub == "accept");
   return Rollback(*backend.api, a, version);
 }
 

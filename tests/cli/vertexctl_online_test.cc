@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "common/demo/site_generator.h"
+#include "common/store/rule_store.h"
 #include "common/util/file.h"
 #include "gtest/gtest.h"
 #include "tests/cli/engine_services.h"
@@ -48,10 +49,12 @@ std::string Tmp(const std::string& name) {
   return (fs::temp_directory_path() / (name + "_" + std::to_string(getpid()))).string();
 }
 
-// `json` with every *_unix_ms value replaced by "T".
-std::string MaskTimes(const std::string& json) {
-  static const std::regex kTime("\"(\\w+_unix_ms)\": ?\"\\d+\"");
-  return std::regex_replace(json, kTime, "\"$1\":\"T\"");
+// `out` with every *_unix_ms and elapsed_ms value (JSON) and every UTC
+// time (history's report) replaced by "T".
+std::string MaskTimes(const std::string& out) {
+  static const std::regex kTime("\"(\\w+_unix_ms|elapsed_ms)\": ?\"\\d+\"");
+  static const std::regex kUtc("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+  return std::regex_replace(std::regex_replace(out, kTime, "\"$1\":\"T\""), kUtc, "T");
 }
 
 // The demo site as files, annotations of two product pages, and changed
@@ -141,10 +144,10 @@ TEST_F(VertexctlOnlineTest, EveryCommandPrintsWhatOfflinePrints) {
   Both("rules", "get --site demo --cluster c0");
   Both("rules", "export --site demo --cluster c0 --format json");
   Both("rules", "export --site demo --cluster c0 --format xslt");
-  r = Both("monitor", "demo " + site.dir);
+  r = Both("monitor", "demo --json " + site.dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("\"verdict\":\"OK\""), std::string::npos) << r.out;
-  r = Both("monitor", "demo " + site.changed);
+  r = Both("monitor", "demo --json " + site.changed);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.out.find("\"verdict\":\"CHANGED\""), std::string::npos) << r.out;
   ASSERT_EQ(Both("learn", LearnArgs()).exit_code, 0);
@@ -168,6 +171,121 @@ TEST_F(VertexctlOnlineTest, EveryCommandPrintsWhatOfflinePrints) {
   EXPECT_NE(r.err.find("nosuchsite"), std::string::npos) << r.err;
 }
 
+// A candidate version of c0's current rule in `store` (as Relearn's repair
+// stores one).
+void CommitCandidate(store::RuleStore& store) {
+  store::RuleCommit commit;
+  commit.rule = store.GetRule("demo", "c0", store::kCurrentVersion).value();
+  commit.candidate = true;
+  ASSERT_TRUE(store.CommitRule(commit).ok());
+}
+
+TEST_F(VertexctlOnlineTest, MonitorHistoryRelearnAndCandidatesPrintWhatOfflinePrints) {
+  const Site& site = DemoSite();
+  ASSERT_EQ(Both("learn", LearnArgs()).exit_code, 0);
+  Result r = Both("monitor", "demo " + site.dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nsite demo: OK (1 OK); pages supplied, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" unrouted; recorded in the history\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("c0  OK  "), std::string::npos) << r.out;
+  r = Both("monitor", "demo --json " + site.dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"verdict\":\"OK\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"recorded\":true"), std::string::npos) << r.out;
+  r = Both("monitor", "demo " + site.changed);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.out.find("c0  CHANGED  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n    http://"), std::string::npos) << r.out;  // evidence, indented
+  r = Both("monitor", "demo --dry-run --cluster c0 --cluster c1,c2 --threshold 0.9 " + site.changed);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.out.find("(threshold 0.9)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not recorded: dry run"), std::string::npos) << r.out;
+
+  // Without pages the bellwethers are fetched: offline by vertexctl (their
+  // .test host does not resolve: UNREACHABLE, exit 3); this test server
+  // has no fetcher.
+  r = Vertexctl("monitor demo --dry-run --store " + store_ +
+                " --fetch-delay-ms 0 --fetch-timeout-ms 2000 --fetch-connect-timeout-ms 1000");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("c0  UNREACHABLE  0 pages, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("site demo: UNREACHABLE (1 UNREACHABLE); pages fetched, 0 unrouted; not recorded: dry run\n"),
+            std::string::npos)
+      << r.out;
+  r = Vertexctl("monitor demo --server " + server_->address());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.err.find("no fetcher configured"), std::string::npos) << r.err;
+
+  r = Both("history", "demo");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(MaskTimes(r.out),
+            "T  supplied  CHANGED      c0 CHANGED\nT  supplied  OK           c0 OK\n"
+            "T  supplied  OK           c0 OK\n");
+  r = Both("history", "demo --limit 1 --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("{\"runs\":[{\"site\":\"demo\","), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"verdict\":\"CHANGED\""), std::string::npos) << r.out;
+
+  // Candidates, made as a repair makes them, accepted and rejected.
+  {
+    std::unique_ptr<store::RuleStore> offline = store::OpenRocksDbStore(store_, {.create_if_missing = false}).value();
+    CommitCandidate(*offline);
+  }
+  CommitCandidate(*server_->engines().store);
+  r = Both("rules", "list --site demo");
+  EXPECT_NE(r.out.find("\"candidate_version\":\"2\""), std::string::npos) << r.out;
+  r = Both("rules", "accept demo c0");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("{\"version\":\"2\",\"cluster\":{\"cluster_id\":\"c0\""), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"current_version\":\"2\""), std::string::npos) << r.out;
+  r = Both("rules", "accept demo c0");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("vertexctl rules: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("candidate"), std::string::npos) << r.err;
+  {
+    std::unique_ptr<store::RuleStore> offline = store::OpenRocksDbStore(store_, {.create_if_missing = false}).value();
+    CommitCandidate(*offline);
+  }
+  CommitCandidate(*server_->engines().store);
+  r = Both("rules", "reject --site demo --cluster c0");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"current_version\":\"2\",\"latest_version\":\"3\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"candidate_version\":\"0\""), std::string::npos) << r.out;
+  r = Both("rules", "reject demo c9");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("c9"), std::string::npos) << r.err;
+
+  // Relearn: the same report (or error) either way.
+  Both("relearn", "demo " + site.changed);
+  Both("relearn", "demo --json --no-repair " + site.changed);
+  Both("tasks", "--site demo");
+  r = Both("relearn", "nosuchsite " + site.changed);
+  EXPECT_EQ(r.exit_code, 1);
+
+  // Errors, the same either way.
+  r = Both("history", "nosuchsite");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nosuchsite"), std::string::npos) << r.err;
+  r = Both("history", "demo --limit 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--limit must be an integer from 1"), std::string::npos) << r.err;
+  r = Both("history", "demo --limit x");
+  EXPECT_EQ(r.exit_code, 2);
+  r = Both("monitor", "demo --threshold 1.5 " + site.dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--threshold must be a number above 0 and at most 1, not '1.5'"), std::string::npos) << r.err;
+  r = Both("monitor", "demo --threshold 0 " + site.dir);
+  EXPECT_EQ(r.exit_code, 1);
+  r = Both("monitor", "nosuchsite " + site.dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nosuchsite"), std::string::npos) << r.err;
+  r = Both("monitor", "demo --cluster c9 " + site.dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("c9"), std::string::npos) << r.err;
+  r = Both("rules", "accept demo");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give SITE and CLUSTER"), std::string::npos) << r.err;
+}
+
 TEST_F(VertexctlOnlineTest, TokensAndTheirEnvironmentVariable) {
   const std::string schema = " --schema " VERTEX_SOURCE_DIR "/deploy/schemas/product.json";
   const std::string server = " --server " + server_->address();
@@ -182,6 +300,14 @@ TEST_F(VertexctlOnlineTest, TokensAndTheirEnvironmentVariable) {
   EXPECT_NE(r.out.find("\"created\":true"), std::string::npos) << r.out;
   r = Vertexctl("rules list --site t" + server);  // a read needs no token
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* write : {"relearn t", "rules accept t c0", "rules reject t c0"}) {
+    r = Vertexctl(write + server);
+    EXPECT_EQ(r.exit_code, 1) << write;
+    EXPECT_NE(r.err.find("missing bearer token"), std::string::npos) << write << ": " << r.err;
+  }
+  r = Vertexctl("history t" + server);  // a read
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 TEST_F(VertexctlOnlineTest, HealthAndUnreachableServers) {
@@ -224,6 +350,18 @@ TEST(VertexctlBackendFlags, UsageErrors) {
       {"rules rollback --site demo --cluster c0 --store /tmp/x", 2, "--version N (> 0) is required"},
       {"monitor --server h:1", 1, "no SITE given"},
       {"monitor demo --bogus", 1, "unknown flag --bogus"},
+      {"monitor demo --server h:1 --fetch-delay-ms 5", 1, "--fetch-delay-ms applies to --store only"},
+      {"monitor demo --store /tmp/x --fetch-delay-ms -1", 1, "--fetch-delay-ms must be an integer from 0"},
+      {"monitor demo --store /tmp/x --fetch-timeout-ms 100 --fetch-connect-timeout-ms 200", 1,
+       "--fetch-connect-timeout-ms (200) must not exceed --fetch-timeout-ms (100)"},
+      {"monitor demo --store /tmp/x --user-agent ''", 1, "--user-agent: must not be empty"},
+      {"relearn demo --server h:1 --ignore-robots", 2, "--ignore-robots applies to --store only"},
+      {"relearn demo --server h:1 --max-pages 0", 2, "--max-pages must be an integer from 1"},
+      {"relearn --server h:1", 2, "no SITE given"},
+      {"history --server h:1", 2, "no SITE given"},
+      {"history demo extra --server h:1", 2, "unexpected argument extra"},
+      {"rules accept a b c --server h:1", 2, "give SITE and CLUSTER"},
+      {"rules accept a b --site a --server h:1", 2, "not both"},
       {"health", 1, "--server is required"},
   };
   for (const Case& c : cases) {
@@ -237,7 +375,7 @@ TEST(VertexctlBackendFlags, UsageErrors) {
 // Every command over the store documents both ways to run it and the
 // token's environment variable.
 TEST(VertexctlBackendFlags, HelpTellsStoreServerAndToken) {
-  for (const char* command : {"site", "tasks", "learn", "extract", "rules", "monitor"}) {
+  for (const char* command : {"site", "tasks", "learn", "extract", "rules", "monitor", "history", "relearn"}) {
     const Result r = Vertexctl(std::string(command) + " --help");
     EXPECT_EQ(r.exit_code, 0) << command;
     for (const char* word : {"--store DIR", "--server HOST:PORT", "--token TOKEN", "VERTEX_AUTH_TOKEN", "--tls-ca",

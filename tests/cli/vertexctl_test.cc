@@ -50,8 +50,8 @@ std::string SmallDemo() {
 TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
   Result r = RunVertexctl("help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* command : {"site", "tasks", "learn", "extract", "rules", "monitor", "health", "cluster", "demo",
-                              "gen-demo", "eval-swde", "help"}) {
+  for (const char* command : {"site", "tasks", "learn", "extract", "rules", "monitor", "history", "relearn", "health",
+                              "cluster", "demo", "gen-demo", "eval-swde", "help"}) {
     EXPECT_NE(r.out.find("\n  " + std::string(command) + " "), std::string::npos) << command;
     if (std::string(command) != "help") {
       EXPECT_EQ(RunVertexctl(std::string(command) + " --help").exit_code, 0) << command;
@@ -64,6 +64,24 @@ TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
   EXPECT_EQ(RunVertexctl("").exit_code, 2);
+  // The commands that may fetch pages document the fetch flags and their
+  // defaults, and monitor its exit codes.
+  for (const char* command : {"monitor", "relearn"}) {
+    r = RunVertexctl(std::string(command) + " --help");
+    for (const char* flag : {"--fetch-timeout-ms MS", "(default 20000)", "--fetch-connect-timeout-ms MS",
+                             "(default 5000)", "--fetch-max-bytes N", "(default 16777216)", "--fetch-max-redirects N",
+                             "--fetch-delay-ms MS", "(default 1000)", "--user-agent UA", "--ignore-robots", "3600"}) {
+      EXPECT_NE(r.out.find(flag), std::string::npos) << command << " --help lacks " << flag;
+    }
+  }
+  r = RunVertexctl("monitor --help");
+  for (const char* text : {"--threshold R", "--cluster ID", "--dry-run", "--json", "0 when the site's verdict is OK",
+                           "2 when CHANGED or BROKEN", "3 when UNREACHABLE"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << "monitor --help lacks " << text;
+  }
+  r = RunVertexctl("rules --help");
+  EXPECT_NE(r.out.find("vertexctl rules accept SITE CLUSTER"), std::string::npos);
+  EXPECT_NE(r.out.find("vertexctl rules reject SITE CLUSTER"), std::string::npos);
 }
 
 TEST(VertexctlTest, UsageErrorsNameTheirInput) {
