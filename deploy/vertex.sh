@@ -27,6 +27,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler librocksdb-dev
   libgtest-dev libgmock-dev libbenchmark-dev xsltproc
   libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
+  libcurl4-openssl-dev zlib1g-dev
   docker-compose python3-yaml
 )
 
