@@ -169,7 +169,8 @@ TEST(RulesCli, LearnExtractAndExport) {
                        cluster + "\""),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\"current_version\":\"2\",\"latest_version\":\"2\",\"state\":\"NEEDS_MORE_PAGES\"},"
+  EXPECT_NE(r.out.find("\"current_version\":\"2\",\"latest_version\":\"2\",\"state\":\"NEEDS_MORE_PAGES\","
+                       "\"candidate_version\":\"0\"},"
                        "\"versions\":[\"1\",\"2\"]"),
             std::string::npos)
       << r.out;
@@ -213,7 +214,7 @@ TEST(RulesCli, BadInputIsAClearError) {
       {"", "extract --store /no/such/store --site demo " + site.dir, 1, "/no/such/store"},
       {"", "rules export --store " + store + " --site demo --cluster c0 --format pdf", 2,
        "--format must be xslt or json"},
-      {"", "rules frob --store " + store + " --site demo", 2, "list, get, export or rollback"},
+      {"", "rules frob --store " + store + " --site demo", 2, "list, get, export, rollback, accept or reject"},
       {"", "rules get --store " + store + " --site demo", 2, "--cluster is required"},
       {"", "extract --store " + store + " " + site.dir, 2, "--site is required"},
       {"", "tasks --store /no/such/store --site demo", 1, "/no/such/store"},
