@@ -5,8 +5,8 @@
 // (the response carries Content-Length and "Connection: close").
 //
 // Stop() never hangs: it wakes every connection thread (those waiting for a
-// slow client, those in a delay or a hang) and joins them. It does not wait
-// for a handler that is itself running, so handlers must return.
+// slow client, those in a delay or a hang) and joins them. It cannot
+// interrupt a handler that is running (it waits for it): handlers must return.
 //
 // Thread-safety: all methods are safe from many threads, except that Start()
 // and Stop() must not race each other. The handler runs on the connection
