@@ -497,6 +497,7 @@ absl::StatusOr<KvBatch> KvRuleStore::BuildCommit(const KvReader& reader, const R
     updated.set_candidate_version(*version);
   } else {
     updated.set_current_version(*version);
+    updated.clear_candidate_version();
     updated.mutable_golden()->Assign(commit.golden.begin(), commit.golden.end());
   }
   if (commit.bellwether_urls.has_value() && !commit.candidate) {

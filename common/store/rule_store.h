@@ -72,7 +72,8 @@ struct RuleCommit {
   // Store the version as the cluster's candidate (ClusterRecord.
   // candidate_version) instead of making it current: the current version,
   // golden extractions and bellwether URLs stay as they are until
-  // ResolveCandidate accepts it.
+  // ResolveCandidate accepts it. A commit that is no candidate drops a
+  // pending candidate.
   bool candidate = false;
 };
 

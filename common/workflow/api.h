@@ -29,6 +29,11 @@ class LearningApi {
   virtual absl::StatusOr<v1::ExportRuleResponse> ExportRule(const v1::ExportRuleRequest& request) = 0;
   virtual absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request) = 0;
   virtual absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) = 0;
+  virtual absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) = 0;
+  virtual absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(
+      const v1::ResolveCandidateRequest& request) = 0;
+  virtual absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(
+      const v1::RecordMonitorRunRequest& request) = 0;
 };
 
 // See proto/vertex/v1/extraction.proto.
@@ -47,6 +52,7 @@ class MonitoringApi {
  public:
   virtual ~MonitoringApi() = default;
   virtual absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) = 0;
+  virtual absl::StatusOr<v1::GetHistoryResponse> GetHistory(const v1::GetHistoryRequest& request) = 0;
 };
 
 }  // namespace vertex::workflow

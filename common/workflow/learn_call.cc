@@ -1,5 +1,6 @@
 // LearningEngine::Learn: annotations of one cluster -> rule, stored with the
 // editor's state (learning_engine.h).
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -12,6 +13,7 @@
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
 #include "common/workflow/learning_engine.h"
+#include "common/workflow/rule_checks.h"
 #include "common/workflow/sample_view.h"
 
 namespace vertex::workflow {
@@ -49,16 +51,17 @@ absl::StatusOr<std::vector<v1::Annotation>> CheckAnnotations(const v1::LearnRequ
   return out;
 }
 
-// Stored annotations, then the new ones: a page annotated now loses its
-// earlier annotations.
+// Stored annotations, then the new ones: an attribute of a page annotated
+// now loses its earlier annotations (others of the page are kept, e.g. those
+// automatic repair made).
 std::vector<v1::Annotation> MergeAnnotations(const v1::EditorState& stored, bool replace,
                                              const std::vector<v1::Annotation>& fresh) {
-  std::set<std::string> fresh_pages;
-  for (const v1::Annotation& a : fresh) fresh_pages.insert(a.url());
+  std::set<std::pair<std::string, std::string>> fresh_keys;
+  for (const v1::Annotation& a : fresh) fresh_keys.insert({a.url(), a.attribute()});
   std::vector<v1::Annotation> out;
   if (!replace) {
     for (const v1::Annotation& a : stored.annotations()) {
-      if (!fresh_pages.count(UrlOf(a))) out.push_back(a);
+      if (!fresh_keys.count({UrlOf(a), a.attribute()})) out.push_back(a);
     }
   }
   out.insert(out.end(), fresh.begin(), fresh.end());
@@ -202,7 +205,18 @@ absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& 
     response.set_needs_more_pages(editor.state() != v1::DONE);
     for (const v1::AnnotationTask& t : editor.tasks()) *response.add_next() = t;
     if (r.learnt.rule.attributes_size() > 0) {
-      VERTEX_ASSIGN_OR_RETURN(const int64_t version, store_->CommitRule(CommitOf(r, pool, editor)));
+      store::RuleCommit commit = CommitOf(r, pool, editor);
+      std::vector<size_t> annotated_pages;
+      for (const learn::AttributeAnnotation& a : annotations) {
+        if (std::find(annotated_pages.begin(), annotated_pages.end(), a.page) == annotated_pages.end()) {
+          annotated_pages.push_back(a.page);
+        }
+      }
+      if (r.compiled) {
+        VERTEX_RETURN_IF_ERROR(
+            AddBellwethers(*r.compiled, state, *sc, annotated_pages, pool, options_.bellwethers, &commit));
+      }
+      VERTEX_ASSIGN_OR_RETURN(const int64_t version, store_->CommitRule(commit));
       response.set_version(version);
       VERTEX_ASSIGN_OR_RETURN(*response.mutable_rule(),
                               store_->GetRule(request.site(), cluster.cluster_id(), version));

@@ -14,12 +14,13 @@
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
+#include "common/workflow/learning_internal.h"
 #include "common/workflow/sample_view.h"
 #include "common/workflow/site_store.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace vertex::workflow {
-namespace {
+namespace internal {
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -36,7 +37,27 @@ v1::ClusterSummary Summary(const v1::ClusterRecord& r, uint32_t pages) {
   s.set_current_version(r.current_version());
   s.set_latest_version(r.latest_version());
   s.set_state(r.editor().state());
+  s.set_candidate_version(r.candidate_version());
   return s;
+}
+
+std::optional<v1::SamplePage> SamplePageOf(html::Parser& parser, const v1::Page& p,
+                                           google::protobuf::RepeatedPtrField<v1::PageError>* errors) {
+  shingle::Shingler shingler;
+  absl::StatusOr<html::Page> parsed = parser.Parse(p.html(), p.url(), "", &shingler);
+  if (!parsed.ok()) {
+    v1::PageError* e = errors->Add();
+    e->set_url(p.url());
+    e->set_error(std::string(parsed.status().message()));
+    return std::nullopt;
+  }
+  const shingle::ShingleVector v = shingler.Finish();
+  v1::SamplePage page;
+  page.set_url(p.url());
+  page.set_html(p.html());
+  page.set_added_unix_ms(NowMs());
+  page.set_shingle_vector(std::string(v.begin(), v.end()));
+  return page;
 }
 
 // Algorithm 2's picks of a cluster never annotated, as tasks.
@@ -57,6 +78,14 @@ std::vector<v1::AnnotationTask> SampleTasks(const v1::ClusterRecord& r, const v1
   }
   return tasks;
 }
+
+}  // namespace internal
+
+namespace {
+
+using internal::NowMs;
+using internal::SampleTasks;
+using internal::Summary;
 
 v1::SampleCluster ToSampleCluster(const site::SiteCluster& c, const std::string& id) {
   v1::SampleCluster out;
@@ -127,21 +156,8 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
   for (int i = 0; i < request.pages_size(); ++i) {
     const v1::Page& p = request.pages(i);
     if (p.url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
-    shingle::Shingler shingler;
-    absl::StatusOr<html::Page> parsed = parser.Parse(p.html(), p.url(), "", &shingler);
-    if (!parsed.ok()) {
-      v1::PageError* e = response.add_errors();
-      e->set_url(p.url());
-      e->set_error(std::string(parsed.status().message()));
-      continue;
-    }
-    const shingle::ShingleVector v = shingler.Finish();
-    v1::SamplePage page;
-    page.set_url(p.url());
-    page.set_html(p.html());
-    page.set_added_unix_ms(NowMs());
-    page.set_shingle_vector(std::string(v.begin(), v.end()));
-    pages.push_back(std::move(page));
+    std::optional<v1::SamplePage> page = internal::SamplePageOf(parser, p, response.mutable_errors());
+    if (page.has_value()) pages.push_back(*std::move(page));
   }
   absl::MutexLock lock(SiteLock(request.site()));
   VERTEX_RETURN_IF_ERROR(store_->GetSite(request.site()).status());
@@ -159,6 +175,20 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
 
 absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const std::string& site_id) {
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(site_id));
+  VERTEX_ASSIGN_OR_RETURN(SampleClustering c, ComputeClustering(site_id, std::move(state), StoreLoader(store_, site_id)));
+  VERTEX_RETURN_IF_ERROR(store_->PutSampleClustering(site_id, c.state, c.assigned.records));
+  v1::AddSamplePagesResponse response;
+  response.set_clustered(true);
+  response.set_unassigned_pages(static_cast<uint32_t>(c.clustering.unassigned.size()));
+  for (size_t i = 0; i < c.clustering.clusters.size(); ++i) {
+    *response.add_clusters() =
+        Summary(c.assigned.records[i], static_cast<uint32_t>(c.clustering.clusters[i].pages.size()));
+  }
+  return response;
+}
+
+absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::string& site_id, v1::SampleState state,
+                                                                   const PageLoader& load) const {
   if (state.urls_size() == 0) {
     return absl::FailedPreconditionError("site \"" + site_id + "\" has no sample page to cluster: add pages first");
   }
@@ -172,7 +202,6 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const s
     std::copy(v.begin(), v.end(), p.vector.begin());
     pages.push_back(std::move(p));
   }
-  const PageLoader load = StoreLoader(store_, site_id);
   const html::ParseOptions parse = options_.cluster.parse;
   const site::XPathsOfPage xpaths = [&](size_t i) -> absl::StatusOr<sample::PageXPaths> {
     VERTEX_ASSIGN_OR_RETURN(site::PageFile file, load(i));
@@ -198,15 +227,7 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const s
   for (size_t p : clustering.unassigned) state.add_unassigned(static_cast<uint32_t>(p));
   state.set_sample_size(static_cast<uint32_t>(clustering.sample_size));
   state.set_clustered_unix_ms(NowMs());
-  VERTEX_RETURN_IF_ERROR(store_->PutSampleClustering(site_id, state, assigned.records));
-  v1::AddSamplePagesResponse response;
-  response.set_clustered(true);
-  response.set_unassigned_pages(static_cast<uint32_t>(clustering.unassigned.size()));
-  for (size_t c = 0; c < clustering.clusters.size(); ++c) {
-    *response.add_clusters() =
-        Summary(assigned.records[c], static_cast<uint32_t>(clustering.clusters[c].pages.size()));
-  }
-  return response;
+  return SampleClustering{std::move(state), std::move(clustering), std::move(assigned)};
 }
 
 absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTasks(
@@ -316,6 +337,34 @@ absl::StatusOr<v1::DeleteSiteResponse> LearningEngine::DeleteSite(const v1::Dele
   }
   Notify(request.site());
   return v1::DeleteSiteResponse();
+}
+
+absl::StatusOr<v1::ResolveCandidateResponse> LearningEngine::ResolveCandidate(
+    const v1::ResolveCandidateRequest& request) {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("cluster_id", request.cluster_id()));
+  v1::ResolveCandidateResponse response;
+  {
+    absl::MutexLock lock(SiteLock(request.site()));
+    VERTEX_ASSIGN_OR_RETURN(const int64_t version,
+                            store_->ResolveCandidate(request.site(), request.cluster_id(), request.accept()));
+    response.set_version(version);
+    VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord c, store_->GetCluster(request.site(), request.cluster_id()));
+    *response.mutable_cluster() = Summary(c, 0);
+  }
+  Notify(request.site());
+  return response;
+}
+
+absl::StatusOr<v1::RecordMonitorRunResponse> LearningEngine::RecordMonitorRun(
+    const v1::RecordMonitorRunRequest& request) {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("run.site", request.run().site()));
+  {
+    absl::MutexLock lock(SiteLock(request.run().site()));
+    VERTEX_RETURN_IF_ERROR(store_->AppendMonitorRun(request.run(), options_.history_keep));
+  }
+  Notify(request.run().site());
+  return v1::RecordMonitorRunResponse();
 }
 
 }  // namespace vertex::workflow

@@ -11,6 +11,14 @@
 //   Learn               annotations -> rule (stored as a new version),
 //                       diagnostics, a preview, the editor loop's verdict
 //   GetRule / ListRules / ExportRule / RollbackRule / DeleteSite
+//   Relearn             a changed site: fresh sample, rule reuse (Vertex
+//                       IV-C), automatic repair of constant attributes
+//   ResolveCandidate    accept or reject a repaired (candidate) rule
+//   RecordMonitorRun    store a monitoring run in the site's history
+//
+// Learn also chooses the cluster's bellwether pages (the annotated ones,
+// then structurally diverse members) and stores the rule's output on them
+// as golden extractions, with their snapshots, for monitoring.
 //
 // Errors are canonical absl codes whose message names the offending field
 // or input (see proto/vertex/v1/learning.proto for each RPC's).
@@ -28,10 +36,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "common/fetch/fetcher.h"
 #include "common/site/site_clusterer.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 #include "common/workflow/cluster_learner.h"
+#include "common/workflow/site_store.h"
 #include "vertex/v1/learning.pb.h"
 
 namespace vertex::workflow {
@@ -46,6 +56,22 @@ struct LearningEngineOptions {
   size_t preview_pages = 10;
   // Pages one AddSamplePages call may carry.
   size_t max_pages_per_call = 5000;
+  // Bellwether pages chosen per cluster when a rule is learnt (the paper
+  // uses 10-20).
+  size_t bellwethers = 15;
+  // Pages Relearn fetches when the request gives none and says 0.
+  size_t relearn_pages = 300;
+  // Monitoring runs kept per site (0: all).
+  size_t history_keep = 1000;
+  // Fetches the fresh sample for Relearn; nullptr: Relearn needs pages.
+  std::shared_ptr<fetch::Fetcher> fetcher;
+};
+
+// A clustering of a site's sample, not stored yet.
+struct SampleClustering {
+  v1::SampleState state;  // with the clusters, unassigned pages, sample size
+  site::SiteClustering clustering;
+  ClusterAssignment assigned;  // ids and records (site_store.h)
 };
 
 class LearningEngine final : public LearningApi {
@@ -64,6 +90,9 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::ExportRuleResponse> ExportRule(const v1::ExportRuleRequest& request) override;
   absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request) override;
   absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) override;
+  absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) override;
+  absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(const v1::ResolveCandidateRequest& request) override;
+  absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
 
@@ -71,6 +100,11 @@ class LearningEngine final : public LearningApi {
   absl::Mutex* SiteLock(const std::string& site);
   void Notify(const std::string& site) const;
   absl::StatusOr<v1::AddSamplePagesResponse> ClusterSample(const std::string& site);
+  // Clusters `state`'s pages (urls and vectors), loading sampled pages
+  // through `load` (called from several threads), and assigns cluster ids
+  // against the stored clusters. Writes nothing.
+  absl::StatusOr<SampleClustering> ComputeClustering(const std::string& site, v1::SampleState state,
+                                                     const PageLoader& load) const;
 
   store::RuleStore* store_;
   LearningEngineOptions options_;

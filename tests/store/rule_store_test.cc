@@ -538,6 +538,10 @@ TEST_P(RuleStoreTest, CandidatesWaitForAcceptOrReject) {
   EXPECT_EQ(c.candidate_version(), 0);
   EXPECT_TRUE(store_->GetRule("shop", "c", 3).ok());
   EXPECT_EQ(MustCommit(Commit("shop", "c", "v4")), 4);
+  // A learnt version supersedes a pending candidate.
+  EXPECT_EQ(MustCommit(candidate), 5);
+  EXPECT_EQ(MustCommit(Commit("shop", "c", "v6")), 6);
+  EXPECT_EQ(store_->GetCluster("shop", "c").value().candidate_version(), 0);
   EXPECT_EQ(store_->ResolveCandidate("shop", "nope", true).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(store_->ResolveCandidate("nope", "c", true).status().code(), absl::StatusCode::kNotFound);
 }

@@ -190,8 +190,11 @@ TEST_F(EnginesTest, BadRequestsGetTheirCodesAndNameTheInput) {
   extract.clear_site();
   EXPECT_EQ(extraction_.Extract(extract).value().record().status(), v1::ExtractedRecord::NO_URL_MATCH);
 
+  // No rule yet (and no page given, no fetcher to fetch bellwethers).
   v1::MonitorRequest monitor;
   monitor.set_site("shop");
+  EXPECT_EQ(monitor_.Monitor(monitor).status().code(), absl::StatusCode::kFailedPrecondition);
+  monitor.add_pages()->set_url("http://x/1");
   EXPECT_EQ(monitor_.Monitor(monitor).status().code(), absl::StatusCode::kInvalidArgument);
 }
 

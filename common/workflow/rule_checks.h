@@ -1,0 +1,66 @@
+// The checks monitoring and relearning run on a rule (Vertex IV-B, IV-C):
+//   shingle test  does the rule's masked signature cover a page's vector?
+//   field test    does the rule extract every mandatory attribute, and do
+//                 constant attributes keep their golden (or old) values?
+// plus the choice of a cluster's bellwether pages and their golden
+// extractions when a rule is learnt.
+//
+// Thread-safety: functions of their inputs (a Parser is not thread-safe:
+// give each thread its own).
+#ifndef VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
+#define VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/extract/compiled_rule.h"
+#include "common/html/page.h"
+#include "common/shingle/shingle.h"
+#include "vertex/v1/rule.pb.h"
+
+namespace vertex::workflow {
+
+// The rule's output on a page, as stored for monitoring.
+v1::GoldenExtraction GoldenOf(const std::string& url, const std::vector<extract::AttributeResult>& results);
+
+// The field test of `results` (a rule's output on a fresh page) against
+// `golden` (the rule's output on the page's earlier version; nullptr when
+// unknown: then only mandatory attributes are checked). Values compare
+// exactly, multi-valued ones as sets. Fills check's missing_mandatory and
+// changed_constants.
+void FieldTest(const schema::CompiledSchema& schema, const std::vector<extract::AttributeResult>& results,
+               const v1::GoldenExtraction* golden, v1::PageCheck* check);
+
+// Attributes `golden` has values for and `results` has none: what a rule
+// that still "works" should not lose (the stricter test of field-match
+// reuse).
+std::vector<std::string> LostAttributes(const std::vector<extract::AttributeResult>& results,
+                                        const v1::GoldenExtraction& golden);
+
+// Whether the check failed the field test.
+bool FailsFieldTest(const v1::PageCheck& check);
+
+// Parses `html` (as fetched from `url`), runs the shingle and field tests
+// of `rule` on it and fills `check` (url, parse_error, covered,
+// missing_mandatory, changed_constants, has_golden). Returns the rule's
+// output (empty when the page could not be parsed). Errors only for a
+// failure of the rule itself (an XPath evaluation error).
+absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::CompiledRule& rule,
+                                                                std::string_view html, const std::string& url,
+                                                                const v1::GoldenExtraction* golden,
+                                                                html::Parser& parser, v1::PageCheck* check);
+
+// Bellwethers of a cluster: `first` (the annotated pages, in order, at most
+// `count`), then members chosen greedily for structural diversity: each
+// next one is the member whose shingle vector differs in the most
+// positions from its nearest already chosen one (ties: the earliest).
+// Pages are indices into `vectors` (page i's shingle vector); `first` pages
+// need not be members. Returns at most `count` pages, `first` ones first.
+std::vector<size_t> ChooseBellwethers(const std::vector<size_t>& members, const std::vector<size_t>& first,
+                                      const std::vector<shingle::ShingleVector>& vectors, size_t count);
+
+}  // namespace vertex::workflow
+
+#endif  // VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
