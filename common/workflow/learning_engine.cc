@@ -359,11 +359,14 @@ absl::StatusOr<v1::ResolveCandidateResponse> LearningEngine::ResolveCandidate(
 absl::StatusOr<v1::RecordMonitorRunResponse> LearningEngine::RecordMonitorRun(
     const v1::RecordMonitorRunRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("run.site", request.run().site()));
+  v1::MonitorRun run = request.run();
+  // History is ordered by start time: a run without one is stamped now.
+  if (run.started_unix_ms() <= 0) run.set_started_unix_ms(NowMs());
   {
-    absl::MutexLock lock(SiteLock(request.run().site()));
-    VERTEX_RETURN_IF_ERROR(store_->AppendMonitorRun(request.run(), options_.history_keep));
+    absl::MutexLock lock(SiteLock(run.site()));
+    VERTEX_RETURN_IF_ERROR(store_->AppendMonitorRun(run, options_.history_keep));
   }
-  Notify(request.run().site());
+  Notify(run.site());
   return v1::RecordMonitorRunResponse();
 }
 

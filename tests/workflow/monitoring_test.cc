@@ -367,7 +367,9 @@ TEST_F(MonitoringTest, AdsAndAnOptionalSectionAreNoFalseAlarm) {
       EXPECT_EQ(r.reused(), static_cast<uint32_t>(r.clusters_size())) << r.DebugString();
       EXPECT_EQ(r.queued() + r.repaired(), 0u);
       outcome += " answered by relearn: " + std::to_string(r.reused()) + " of " + std::to_string(r.clusters_size()) +
-                 " rules reused";
+                 " rules reused (match:";
+      for (const v1::ClusterOutcome& c : r.clusters()) outcome += " " + c.match();
+      outcome += ")";
       EXPECT_EQ(Monitor(supply ? Supplied(ads) : std::vector<v1::Page>()).verdict(), v1::ClusterVerdict::OK);
     }
     // The rules in force still extract the records right.
@@ -548,6 +550,15 @@ TEST_F(MonitoringTest, BadRequestsNameTheField) {
   relearn.mutable_pages(0)->set_html(std::string(200, '<'));
   relearn.set_site("nowhere");
   EXPECT_EQ(learning.Relearn(relearn).status().code(), absl::StatusCode::kNotFound);
+
+  // A run recorded without a start time is stamped with the time it was
+  // recorded, so that it is the newest.
+  v1::RecordMonitorRunRequest record;
+  record.mutable_run()->set_site(kSite);
+  ASSERT_TRUE(learning.RecordMonitorRun(record).ok());
+  EXPECT_GT(store_->MonitorHistory(kSite, 1).value().at(0).started_unix_ms(), 1700000000000);
+  record.mutable_run()->set_site("nowhere");
+  EXPECT_EQ(learning.RecordMonitorRun(record).status().code(), absl::StatusCode::kNotFound);
 }
 
 // Runs last: it stops the server.
