@@ -220,4 +220,18 @@ absl::Status ForEachPageBatch(
   return send(std::move(pages), paths, true);
 }
 
+absl::StatusOr<std::vector<v1::Page>> ReadAllPages(const std::vector<std::string>& paths) {
+  std::vector<v1::Page> out;
+  if (paths.empty()) return out;
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(paths));
+  BatchLimits all_at_once;
+  all_at_once.max_pages = SIZE_MAX;
+  all_at_once.max_bytes = SIZE_MAX;
+  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, all_at_once, [&](std::vector<v1::Page> pages, const auto&, bool) {
+    for (v1::Page& p : pages) out.push_back(std::move(p));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
 }  // namespace vertex::cli

@@ -128,6 +128,11 @@ absl::Status ForEachPageBatch(
     const std::function<absl::Status(std::vector<v1::Page> pages, const std::vector<std::string>& paths, bool last)>&
         send);
 
+// Every page of `paths` (files, or directories of *.htm and *.html, as
+// site::ExpandPagePaths), in one request's worth: what monitor and relearn
+// send. Read errors as ForEachPageBatch.
+absl::StatusOr<std::vector<v1::Page>> ReadAllPages(const std::vector<std::string>& paths);
+
 }  // namespace vertex::cli
 
 #endif  // VERTEX_SERVICES_VERTEXCTL_BACKEND_H_

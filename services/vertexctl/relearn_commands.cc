@@ -74,16 +74,9 @@ absl::StatusOr<v1::RelearnRequest> RelearnRequestOf(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(const int64_t max_pages, a.Int("max-pages", 0, 1, 100000));
   request.set_max_pages(static_cast<uint32_t>(max_pages));
   request.set_no_repair(a.Has("no-repair"));
-  const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
-  if (paths.empty()) return request;
-  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(paths));
-  BatchLimits all_at_once;
-  all_at_once.max_pages = SIZE_MAX;
-  all_at_once.max_bytes = SIZE_MAX;
-  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, all_at_once, [&](std::vector<v1::Page> pages, const auto&, bool) {
-    for (v1::Page& p : pages) *request.add_pages() = std::move(p);
-    return absl::OkStatus();
-  }));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Page> pages,
+                          ReadAllPages(std::vector<std::string>(a.positional.begin() + 1, a.positional.end())));
+  for (v1::Page& p : pages) *request.add_pages() = std::move(p);
   return request;
 }
 
