@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/util/file.h"
+#include "common/demo/text_util.h"
 #include "common/util/random.h"
 #include "common/util/status_macros.h"
 
@@ -19,6 +20,11 @@ namespace vertex::demo {
 namespace {
 
 using util::Rng;
+using internal::Count;
+using internal::Money;
+using internal::Pad;
+using internal::Pick;
+using internal::Tenths;
 
 // ---------------------------------------------------------------------------
 // Word lists. Everything the pages say comes from here.
@@ -304,15 +310,6 @@ constexpr int kMaxUrlAttempts = 64;
 
 constexpr const char* kRefs[] = {"homepage", "search", "email", "banner", "related", "social"};
 
-template <typename T, size_t N>
-constexpr int Count(const T (&)[N]) {
-  return static_cast<int>(N);
-}
-
-template <typename T, size_t N>
-const T& Pick(Rng& rng, const T (&items)[N]) {
-  return items[rng.Uniform(N)];
-}
 
 // ---------------------------------------------------------------------------
 // Text helpers.
@@ -423,21 +420,6 @@ std::string Lower(absl::string_view s) {
   return out;
 }
 
-std::string Pad(int64_t value, int width) {
-  std::string digits = std::to_string(value);
-  if (static_cast<int>(digits.size()) < width) digits.insert(0, width - digits.size(), '0');
-  return digits;
-}
-
-// "$1,234.56".
-std::string Money(int64_t cents) {
-  std::string dollars = std::to_string(cents / 100);
-  for (int i = static_cast<int>(dollars.size()) - 3; i > 0; i -= 3) dollars.insert(i, ",");
-  return absl::StrCat("$", dollars, ".", Pad(cents % 100, 2));
-}
-
-// "4.3" from 43.
-std::string Tenths(int value) { return absl::StrCat(value / 10, ".", value % 10); }
 
 // Replaces each "{key}" of `pattern` by its value.
 std::string Fill(absl::string_view pattern,

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "common/demo/text_util.h"
 #include "common/util/random.h"
 
 namespace vertex::demo {
@@ -19,6 +20,11 @@ namespace {
 
 using util::Mix64;
 using util::Rng;
+using internal::Count;
+using internal::Money;
+using internal::Pad;
+using internal::Pick;
+using internal::Tenths;
 
 constexpr int kMaxTemplates = 40;
 constexpr int kShownReviews = 5;
@@ -178,15 +184,6 @@ constexpr char kInlineCss[] =
     "background-position:-28px 0}.ad-slot{margin:16px 0;text-align:center}#site-footer{margin-top"
     ":40px;padding:24px;background:#232f3e;color:#ddd}#site-footer a{color:#ddd}";
 
-template <typename T, size_t N>
-constexpr int Count(const T (&)[N]) {
-  return static_cast<int>(N);
-}
-
-template <typename T, size_t N>
-const T& Pick(Rng& rng, const T (&items)[N]) {
-  return items[rng.Uniform(N)];
-}
 
 // Fisher-Yates with `rng`.
 template <typename T>
@@ -269,21 +266,6 @@ std::string Slugify(absl::string_view s) {
   return out;
 }
 
-std::string Pad(int64_t value, int width) {
-  std::string digits = std::to_string(value);
-  if (static_cast<int>(digits.size()) < width) digits.insert(0, width - digits.size(), '0');
-  return digits;
-}
-
-// "$1,234.56".
-std::string Money(int64_t cents) {
-  std::string dollars = std::to_string(cents / 100);
-  for (int i = static_cast<int>(dollars.size()) - 3; i > 0; i -= 3) dollars.insert(i, ",");
-  return absl::StrCat("$", dollars, ".", Pad(cents % 100, 2));
-}
-
-// "4.3" from 43.
-std::string Tenths(int value) { return absl::StrCat(value / 10, ".", value % 10); }
 
 // Replaces {p}, {b} and {c} by the product noun, brand and colour.
 std::string Fill(absl::string_view pattern, absl::string_view noun, absl::string_view brand,
