@@ -67,16 +67,6 @@ struct Candidate {
   std::vector<std::string> shared;  // URLs in both clusters, sorted
 };
 
-std::vector<std::string> SortedValues(const std::vector<std::string>& values) {
-  std::vector<std::string> out = values;
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::string> SortedValues(const google::protobuf::RepeatedPtrField<std::string>& values) {
-  return SortedValues(std::vector<std::string>(values.begin(), values.end()));
-}
-
 }  // namespace
 
 absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnRequest& request) {
@@ -445,15 +435,11 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
           for (size_t i = k; i < bellwethers.size(); ++i) {
             VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(fresh_index[bellwethers[i]]));
             VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> got, learnt->compiled->Apply(*page));
-            const v1::GoldenExtraction* g = o.golden.at(bellwethers[i]);
-            for (const extract::AttributeResult& r : got) {
-              for (const v1::AttributeValues& a : g->attributes()) {
-                if (a.attribute() != r.attribute || failed.count(r.attribute)) continue;
-                if (SortedValues(r.values) != SortedValues(a.values())) {
-                  failed[r.attribute] = absl::StrCat(bellwethers[i], " gives \"", absl::StrJoin(r.values, " | "),
-                                                     "\", golden \"", absl::StrJoin(a.values(), " | "), "\"");
-                }
-              }
+            v1::PageCheck check;
+            FieldTest(schema, got, o.golden.at(bellwethers[i]), &check);
+            for (const v1::AttributeChange& a : check.changed_constants()) {
+              failed.try_emplace(a.attribute(), absl::StrCat(bellwethers[i], " gives \"", absl::StrJoin(a.fresh(), " | "),
+                                                            "\", golden \"", absl::StrJoin(a.golden(), " | "), "\""));
             }
           }
           v1::Rule rule = learnt->learnt.rule;
