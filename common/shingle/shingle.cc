@@ -67,6 +67,12 @@ uint64_t MaskedVector::KeepMask() const {
 
 int MaskedVector::wildcard_count() const { return std::popcount(wildcards_); }
 
+int MaskedVector::Agreement(const ShingleVector& v) const {
+  int n = 0;
+  for (int i = 0; i < kVectorBytes; ++i) n += !is_wildcard(i) && v[i] == byte(i);
+  return n;
+}
+
 bool MaskedVector::Covers(const MaskedVector& other) const {
   // Every kept byte of this must be kept, and equal, in `other`.
   if ((wildcards_ | other.wildcards_) != wildcards_) return false;

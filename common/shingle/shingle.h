@@ -66,6 +66,9 @@ class MaskedVector {
   bool Covers(const ShingleVector& v) const {
     return (Pack(v) & KeepMask()) == bytes_;
   }
+  // How many kept bytes of this vector equal `v`'s (kept() when it covers
+  // `v`): how near a page no signature covers is to this one.
+  int Agreement(const ShingleVector& v) const;
   // True when every vector `other` covers is also covered by this one.
   bool Covers(const MaskedVector& other) const;
   // Vertex's "match": one of the two covers the other.

@@ -624,6 +624,7 @@ absl::Status KvRuleStore::ReplaceSamplePages(const std::string& site, const std:
   for (size_t i = 0; i < pages.size(); ++i) {
     state.add_urls(pages[i].url());
     state.add_vectors(pages[i].shingle_vector());
+    state.add_files(pages[i].file());
     VERTEX_RETURN_IF_ERROR(
         PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, static_cast<uint32_t>(i)), pages[i]));
   }
@@ -711,6 +712,8 @@ absl::StatusOr<std::vector<uint32_t>> KvRuleStore::PutSamplePages(const std::str
     if (added) state.add_urls(page.url());
     while (state.vectors_size() < state.urls_size()) state.add_vectors();
     state.set_vectors(static_cast<int>(it->second), page.shingle_vector());
+    while (state.files_size() < state.urls_size()) state.add_files();
+    state.set_files(static_cast<int>(it->second), page.file());
     indices.push_back(it->second);
     VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, it->second), page));
   }

@@ -158,7 +158,7 @@ class RuleStore {
 
   // Adds `pages` to the site's sample: a page whose URL is in the sample
   // replaces that page, others are appended; SampleState.vectors gets each
-  // page's shingle_vector. Returns each page's index in
+  // page's shingle_vector and SampleState.files its file. Returns each page's index in
   // SampleState.urls. One write. NotFound when the site is not registered;
   // InvalidArgument naming the page for an empty URL.
   virtual absl::StatusOr<std::vector<uint32_t>> PutSamplePages(const std::string& site,

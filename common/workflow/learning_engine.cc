@@ -57,6 +57,7 @@ std::optional<v1::SamplePage> SamplePageOf(html::Parser& parser, const v1::Page&
   page.set_html(p.html());
   page.set_added_unix_ms(NowMs());
   page.set_shingle_vector(std::string(v.begin(), v.end()));
+  page.set_file(p.file());
   return page;
 }
 
@@ -368,6 +369,39 @@ absl::StatusOr<v1::RecordMonitorRunResponse> LearningEngine::RecordMonitorRun(
   }
   Notify(run.site());
   return v1::RecordMonitorRunResponse();
+}
+
+absl::StatusOr<v1::LocatePagesResponse> LearningEngine::LocatePages(const v1::LocatePagesRequest& request) {
+  VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  VERTEX_RETURN_IF_ERROR(store_->GetSite(request.site()).status());
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> records, store_->ClustersOfSite(request.site()));
+  const std::vector<PageLocation> where = LocateSamplePages(state, records);
+  v1::LocatePagesResponse response;
+  response.set_clustered(state.clustered_unix_ms() > 0);
+  std::map<std::string, size_t> index_of;
+  for (int i = 0; i < state.urls_size(); ++i) index_of.emplace(state.urls(i), static_cast<size_t>(i));
+  auto add = [&](const std::string& url) {
+    v1::PageLocation* out = response.add_pages();
+    out->set_url(url);
+    auto it = index_of.find(url);
+    if (it == index_of.end()) {
+      out->set_how("unknown");
+      return;
+    }
+    const PageLocation& w = where[it->second];
+    out->set_how(w.how);
+    out->set_cluster_id(w.cluster_id);
+    out->set_agreement(static_cast<uint32_t>(w.agreement));
+    out->set_nearest_cluster(w.nearest_cluster);
+    if (static_cast<int>(it->second) < state.files_size()) out->set_file(state.files(static_cast<int>(it->second)));
+  };
+  if (request.urls_size() == 0) {
+    for (const std::string& url : state.urls()) add(url);
+  } else {
+    for (const std::string& url : request.urls()) add(url);
+  }
+  return response;
 }
 
 }  // namespace vertex::workflow

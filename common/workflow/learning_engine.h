@@ -15,6 +15,8 @@
 //                       IV-C), automatic repair of constant attributes
 //   ResolveCandidate    accept or reject a repaired (candidate) rule
 //   RecordMonitorRun    store a monitoring run in the site's history
+//   LocatePages         which cluster each sample page is in (or attached
+//                       to, or none)
 //
 // Learn also chooses the cluster's bellwether pages (the annotated ones,
 // then structurally diverse members) and stores the rule's output on them
@@ -93,6 +95,7 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) override;
   absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(const v1::ResolveCandidateRequest& request) override;
   absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override;
+  absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
 

@@ -21,6 +21,23 @@ namespace vertex::workflow {
 // has none. Points into `state`.
 const v1::SampleCluster* FindSampleCluster(const v1::SampleState& state, const std::string& id);
 
+// Where a sample page is in the stored clustering (LocatePages).
+struct PageLocation {
+  // "member", "attached", or "unassigned" (also for every page of a sample
+  // never clustered).
+  std::string how;
+  std::string cluster_id;  // member, attached; else empty
+  // The cluster whose signature (or a merged one) agrees with the page's
+  // vector in the most bytes (ties: importance), the page's own cluster
+  // for members and attached pages; and the bytes agreeing.
+  std::string nearest_cluster;
+  int agreement = 0;
+};
+
+// Every page of `state` (by index), located against `records` (the site's
+// clusters; those not in the clustering are passed over).
+std::vector<PageLocation> LocateSamplePages(const v1::SampleState& state, const std::vector<v1::ClusterRecord>& records);
+
 // Every stored sample page (file = URL) and the one cluster `c` (id 0) with
 // `record`'s signature, URL regex and importance. InvalidArgument when the
 // record's signature does not parse.

@@ -116,6 +116,10 @@ class RemoteLearning final : public workflow::LearningApi {
     return Unary<v1::RecordMonitorRunResponse>(
         settings_, [&](auto* c, auto* r) { return stub_->RecordMonitorRun(c, request, r); });
   }
+  absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) override {
+    return Unary<v1::LocatePagesResponse>(settings_,
+                                          [&](auto* c, auto* r) { return stub_->LocatePages(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;

@@ -91,6 +91,12 @@ grpc::Status LearningServiceImpl::RecordMonitorRun(grpc::ServerContext* context,
                 [&] { return engine_->RecordMonitorRun(*request); }, response);
 }
 
+grpc::Status LearningServiceImpl::LocatePages(grpc::ServerContext* context, const v1::LocatePagesRequest* request,
+                                              v1::LocatePagesResponse* response) {
+  return Handle(*context, "LocatePages", Ids(request->site()), false, token_,
+                [&] { return engine_->LocatePages(*request); }, response);
+}
+
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,
                                              grpc::ServerWriter<v1::StoreChange>* writer) {
   ChangeHub::Change change = hub_->Latest();

@@ -64,6 +64,7 @@ class LearningService final : public v1::LearningService::Service {
   VERTEX_SERVE(Relearn, true)
   VERTEX_SERVE(ResolveCandidate, true)
   VERTEX_SERVE(RecordMonitorRun, true)
+  VERTEX_SERVE(LocatePages, false)
 
  private:
   workflow::LearningApi* api_;

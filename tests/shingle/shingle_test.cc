@@ -52,6 +52,10 @@ TEST(MaskedVectorTest, CoverMeansEqualOnEveryKeptByte) {
     EXPECT_TRUE(m.Covers(v));
     EXPECT_EQ(m.Covers(w), (changed & ~wildcards) == 0) << m.ToText() << " vs " << ToText(w);
     EXPECT_EQ(MatchingBytes(v, w), 8 - __builtin_popcount(changed));
+    // Agreement: kept bytes left unchanged; all kept ones exactly when it covers.
+    EXPECT_EQ(m.Agreement(w), __builtin_popcount(static_cast<uint8_t>(~changed & ~wildcards)));
+    EXPECT_EQ(m.Agreement(v), m.kept());
+    EXPECT_EQ(m.Agreement(w) == m.kept(), m.Covers(w));
   }
 }
 
