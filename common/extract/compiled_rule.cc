@@ -10,6 +10,7 @@
 #include "common/learn/feature_selector.h"
 #include "common/learn/text_range.h"
 #include "common/learn/value.h"
+#include "re2/re2.h"
 
 namespace vertex::extract {
 
@@ -103,6 +104,28 @@ CompiledRule::~CompiledRule() = default;
 const v1::Rule& CompiledRule::proto() const { return state_->rule; }
 const schema::CompiledSchema& CompiledRule::schema() const { return state_->schema; }
 const shingle::MaskedVector& CompiledRule::signature() const { return state_->signature; }
+
+std::string NearestMatchFailure(const CompiledRule& rule, const std::vector<AttributeResult>& results) {
+  const schema::CompiledSchema& schema = rule.schema();
+  std::vector<bool> required(results.size(), false);
+  for (size_t i = 0; i < results.size() && i < schema.size(); ++i) required[i] = schema.attribute(i).mandatory();
+  for (const std::string& name : rule.proto().always_extracted()) {
+    const int i = schema.Find(name);
+    if (i >= 0 && static_cast<size_t>(i) < required.size()) required[static_cast<size_t>(i)] = true;
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (required[i] && results[i].values.empty()) return results[i].attribute + " missing";
+    const RE2* regex = i < schema.size() ? schema.ValueRegex(i) : nullptr;
+    if (regex == nullptr) continue;
+    for (const std::string& v : results[i].values) {
+      if (!RE2::PartialMatch(v, *regex)) {
+        return absl::StrCat(results[i].attribute, " \"", v, "\" is not a ",
+                            schema.attribute(i).type().empty() ? "match of its regex" : schema.attribute(i).type());
+      }
+    }
+  }
+  return "";
+}
 
 namespace {
 

@@ -52,6 +52,15 @@ struct AttributeResult {
   size_t winners = 0;
 };
 
+// Why `results` (the output of `rule` on a page its signature does not
+// cover) cannot be the page's record; "" when it can: every mandatory
+// attribute and every attribute the rule always extracted on its sample
+// (Rule.always_extracted) has a value, and every value of an attribute with
+// a value regex (a type's or the schema's) matches it. E.g. "title
+// missing", "price \"n/a\" is not a price". Names the first failure.
+class CompiledRule;
+std::string NearestMatchFailure(const CompiledRule& rule, const std::vector<AttributeResult>& results);
+
 // "xpath", "classifier", or "none" (unspecified): how records name methods.
 const char* MethodName(v1::AttributeRule::Method method);
 
