@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "common/site/page_file.h"
@@ -88,6 +89,31 @@ void AssignPages(const cluster::Clustering& clustering, const std::vector<size_t
   std::sort(site->unassigned.begin(), site->unassigned.end());
 }
 
+// Moves each unassigned page whose vector is near enough a cluster's
+// signature to that cluster's attached pages (the nearest; ties: the more
+// important cluster, i.e. the lower index).
+void AttachUnassigned(double min_agreement, SiteClustering* site) {
+  std::vector<size_t> still;
+  for (size_t p : site->unassigned) {
+    const shingle::ShingleVector& v = site->pages[p].vector;
+    std::optional<size_t> best;
+    int best_agreement = 0;
+    for (size_t c = 0; c < site->clusters.size(); ++c) {
+      const shingle::MaskedVector& sig = site->clusters[c].signature;
+      const int a = sig.Agreement(v);
+      if (a < min_agreement * sig.kept() || a <= best_agreement) continue;
+      best = c;
+      best_agreement = a;
+    }
+    if (best) {
+      site->clusters[*best].attached.push_back(p);
+    } else {
+      still.push_back(p);
+    }
+  }
+  site->unassigned = std::move(still);
+}
+
 // Algorithm 1 on the sample, Algorithm 2 per cluster, page assignment and
 // URL regexes: what follows once the pages are analysed.
 absl::StatusOr<SiteClustering> Finish(SiteClustering site, const std::vector<size_t>& sample_pages,
@@ -111,10 +137,12 @@ absl::StatusOr<SiteClustering> Finish(SiteClustering site, const std::vector<siz
     site.clusters.push_back(std::move(sc));
   }
   AssignPages(clustering, sample_pages, &site);
+  AttachUnassigned(options.attach_min_agreement, &site);
   for (SiteCluster& sc : site.clusters) {
     std::vector<std::string> urls;
-    urls.reserve(sc.pages.size());
+    urls.reserve(sc.pages.size() + sc.attached.size());
     for (size_t p : sc.pages) urls.push_back(site.pages[p].url);
+    for (size_t p : sc.attached) urls.push_back(site.pages[p].url);
     VERTEX_ASSIGN_OR_RETURN(sc.url_regex, urlpattern::InferUrlRegex(urls, options.url));
   }
   return site;

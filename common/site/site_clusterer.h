@@ -33,6 +33,11 @@ struct SiteClusterOptions {
   html::ParseOptions parse;
   // 0: one per hardware thread.
   int threads = 0;
+  // A page no signature covers is attached to the cluster whose signature
+  // agrees with its vector in the most kept bytes (ties: importance) when
+  // they are at least this fraction of the signature's kept bytes (0.5:
+  // an estimated Jaccard similarity of about one half). Above 1: never.
+  double attach_min_agreement = 0.5;
 };
 
 struct SitePage {
@@ -62,6 +67,10 @@ struct SiteCluster {
   // Indices into SiteClustering::pages, ascending: sampled members and the
   // other pages its signature covers.
   std::vector<size_t> pages;
+  // Pages no signature covers whose vector is nearest this cluster's
+  // signature (SiteClusterOptions::attach_min_agreement), ascending. The
+  // URL regex matches them too.
+  std::vector<size_t> attached;
   // Algorithm 2 over the cluster's sampled members, in selection order.
   std::vector<AnnotationPick> annotation_sample;
 };
@@ -69,7 +78,8 @@ struct SiteCluster {
 struct SiteClustering {
   std::vector<SitePage> pages;  // parsed pages, in input order
   std::vector<SiteCluster> clusters;
-  // Pages no cluster covers (lost to pruning), ascending indices into pages.
+  // Pages no cluster covers (lost to pruning) nor attaches, ascending
+  // indices into pages.
   std::vector<size_t> unassigned;
   std::vector<PageError> errors;
   size_t sample_size = 0;

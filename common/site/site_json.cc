@@ -18,6 +18,9 @@ void WriteCluster(const SiteClustering& site, const SiteCluster& c, util::JsonWr
   w->Key("pages").BeginArray();
   for (size_t p : c.pages) WritePageRef(site.pages[p], w);
   w->EndArray();
+  w->Key("attached").BeginArray();
+  for (size_t p : c.attached) WritePageRef(site.pages[p], w);
+  w->EndArray();
   w->Key("annotation_sample").BeginArray();
   for (const AnnotationPick& pick : c.annotation_sample) w->String(site.pages[pick.page].file);
   w->EndArray();

@@ -45,6 +45,10 @@ class PagePool {
   absl::StatusOr<const html::Page*> Page(size_t index);
   // The page's file as read (URL and bytes), after a successful Page().
   const site::PageFile* File(size_t index) const;
+  // Reads page `index` without parsing or keeping it. Thread-safe (unlike
+  // Page) when the loader is.
+  absl::StatusOr<site::PageFile> Read(size_t index) const;
+  const html::ParseOptions& parse_options() const { return options_; }
 
  private:
   struct Entry {
@@ -52,6 +56,7 @@ class PagePool {
     std::optional<html::Page> page;
   };
   const site::SiteClustering& clustering_;
+  html::ParseOptions options_;
   html::Parser parser_;
   PageLoader loader_;
   std::map<size_t, std::unique_ptr<Entry>> entries_;
@@ -60,6 +65,8 @@ class PagePool {
 struct ClusterLearnOptions {
   learn::RuleLearnOptions learn;
   size_t unannotated_pages = 20;
+  // Threads checking the rule on the cluster's pages (0: one per core).
+  int check_threads = 0;
 };
 
 struct ClusterLearnResult {
@@ -69,11 +76,12 @@ struct ClusterLearnResult {
   learn::RuleLearnResult learnt;
   // The compiled rule when at least one attribute was learnt.
   std::optional<extract::CompiledRule> compiled;
-  // On the sample pages not annotated yet: the annotation sample, then the
-  // other pages learning looked at.
+  // The editor loop on every page of the cluster not annotated (a cluster
+  // is done only when the rule works on all of them): the annotation
+  // sample, then the other pages learning looked at, then the other
+  // members.
   EditorVerdict verdict;
-  // Those pages (indices into clustering.pages): the annotation sample's in
-  // Algorithm 2 order first.
+  // Those pages (indices into clustering.pages), in that order.
   std::vector<size_t> remaining;
   // The page to annotate next (index into clustering.pages); nullopt when
   // the editor loop is done or no sample page is left.
@@ -82,8 +90,19 @@ struct ClusterLearnResult {
   std::vector<size_t> learning_pages;
 };
 
+// The editor loop's check of `checker`'s rule on `pages` (indices into the
+// pool's clustering), each read through pool.Read, parsed on `threads`
+// threads (0: one per core) and dropped once checked; the verdict's page
+// indices are positions in `pages`. A page's read or parse error, or the
+// rule's.
+absl::StatusOr<EditorVerdict> CheckPages(const RuleChecker& checker, const std::vector<size_t>& pages,
+                                         const PagePool& pool, int threads);
+
 // Learns cluster `cluster` (an index into clustering.clusters) from
-// `annotations`, whose `page` fields are indices into clustering.pages.
+// `annotations`, whose `page` fields are indices into clustering.pages,
+// and checks the rule on every other page of the cluster. The rule records
+// the attributes it extracted on every page (always_extracted) and its
+// runner-up XPaths (alternatives).
 // InvalidArgument when an annotated page is not in the cluster, or as
 // learn::LearnRule; a page's read/parse error.
 absl::StatusOr<ClusterLearnResult> LearnCluster(const schema::CompiledSchema& schema,

@@ -6,31 +6,21 @@
 #include "common/learn/value.h"
 
 namespace vertex::workflow {
-namespace {
 
-struct Alternative {
-  const v1::AttributeRule* rule;
+struct RuleChecker::Alternative {
+  v1::AttributeRule rule;
   size_t schema_index;
   learn::FeatureSelector selector;
 };
 
-std::vector<Alternative> CompileAlternatives(const schema::CompiledSchema& schema,
-                                             const std::vector<v1::AttributeRule>& alternatives) {
-  std::vector<Alternative> out;
-  for (const v1::AttributeRule& a : alternatives) {
-    const int index = schema.Find(a.attribute());
-    absl::StatusOr<learn::FeatureSelector> selector = learn::FeatureSelector::Create(a);
-    if (index < 0 || a.multi_valued() || !selector.ok()) continue;  // only single-valued runner-ups
-    out.push_back({&a, static_cast<size_t>(index), *std::move(selector)});
-  }
-  return out;
-}
+namespace {
 
 // The first value an alternative gives on `page`, folded; "" when none.
-std::string AlternativeValue(const Alternative& alt, const schema::CompiledSchema& schema, const html::Page& page) {
-  for (html::Node n : alt.selector.Select(page)) {
+std::string AlternativeValue(const v1::AttributeRule& rule, const learn::FeatureSelector& selector,
+                             size_t schema_index, const schema::CompiledSchema& schema, const html::Page& page) {
+  for (html::Node n : selector.Select(page)) {
     if (!learn::IsValueCandidate(n)) continue;
-    std::optional<std::string> v = learn::NodeValue(n, *alt.rule, schema, alt.schema_index);
+    std::optional<std::string> v = learn::NodeValue(n, rule, schema, schema_index);
     if (v) return html::FoldText(*v);
   }
   return "";
@@ -38,39 +28,71 @@ std::string AlternativeValue(const Alternative& alt, const schema::CompiledSchem
 
 }  // namespace
 
+RuleChecker::RuleChecker(const extract::CompiledRule& rule, const std::vector<v1::AttributeRule>& alternatives)
+    : rule_(rule) {
+  for (const v1::AttributeRule& a : alternatives) {
+    const int index = rule.schema().Find(a.attribute());
+    absl::StatusOr<learn::FeatureSelector> selector = learn::FeatureSelector::Create(a);
+    if (index < 0 || a.multi_valued() || !selector.ok()) continue;  // only single-valued runner-ups
+    alternatives_.push_back({a, static_cast<size_t>(index), *std::move(selector)});
+  }
+}
+
+RuleChecker::~RuleChecker() = default;
+
+const schema::CompiledSchema& RuleChecker::schema() const { return rule_.schema(); }
+
+absl::StatusOr<RuleChecker::PageResult> RuleChecker::Check(const html::Page& page, size_t index) const {
+  const schema::CompiledSchema& schema = rule_.schema();
+  absl::StatusOr<std::vector<extract::AttributeResult>> results = rule_.Apply(page);
+  if (!results.ok()) return results.status();
+  PageResult out;
+  out.has_value.assign(schema.size(), false);
+  for (size_t i = 0; i < results->size(); ++i) {
+    const extract::AttributeResult& r = (*results)[i];
+    const v1::AttributeSchema& attr = schema.attribute(i);
+    out.has_value[i] = !r.values.empty();
+    if (attr.mandatory() && r.values.empty()) {
+      out.issues.push_back({index, r.attribute, "missing"});
+    } else if (!attr.multi_valued() && r.winners > 1) {
+      out.issues.push_back({index, r.attribute, absl::StrCat("ambiguous: ", r.winners, " candidates")});
+    }
+  }
+  for (const Alternative& alt : alternatives_) {
+    const extract::AttributeResult& r = (*results)[alt.schema_index];
+    const std::string mine = r.values.empty() ? "" : html::FoldText(r.values[0]);
+    const std::string other = AlternativeValue(alt.rule, alt.selector, alt.schema_index, schema, page);
+    if (!other.empty() && other != mine) {
+      out.issues.push_back({index, r.attribute, "disagreement: " + alt.rule.xpath() + " gives \"" + other + "\""});
+    }
+  }
+  return out;
+}
+
+void RuleChecker::Add(const PageResult& result, size_t index, EditorVerdict* verdict) {
+  if (verdict->extracted.size() < result.has_value.size()) verdict->extracted.resize(result.has_value.size(), 0);
+  for (size_t i = 0; i < result.has_value.size(); ++i) verdict->extracted[i] += result.has_value[i];
+  ++verdict->pages_checked;
+  if (!result.issues.empty()) {
+    ++verdict->pages_failing;
+    if (!verdict->next_page) verdict->next_page = index;
+  }
+  verdict->issues.insert(verdict->issues.end(), result.issues.begin(), result.issues.end());
+  verdict->done = verdict->pages_failing == 0;
+}
+
 absl::StatusOr<EditorVerdict> CheckRule(const extract::CompiledRule& rule,
                                         const std::vector<const html::Page*>& remaining,
                                         const std::vector<v1::AttributeRule>& alternatives) {
   EditorVerdict v;
-  const schema::CompiledSchema& schema = rule.schema();
-  const std::vector<Alternative> alts = CompileAlternatives(schema, alternatives);
+  v.done = true;
+  v.extracted.assign(rule.schema().size(), 0);
+  const RuleChecker checker(rule, alternatives);
   for (size_t p = 0; p < remaining.size(); ++p) {
-    absl::StatusOr<std::vector<extract::AttributeResult>> results = rule.Apply(*remaining[p]);
-    if (!results.ok()) return results.status();
-    const size_t before = v.issues.size();
-    for (size_t i = 0; i < results->size(); ++i) {
-      const extract::AttributeResult& r = (*results)[i];
-      const v1::AttributeSchema& attr = schema.attribute(i);
-      if (attr.mandatory() && r.values.empty()) {
-        v.issues.push_back({p, r.attribute, "missing"});
-      } else if (!attr.multi_valued() && r.winners > 1) {
-        v.issues.push_back({p, r.attribute, absl::StrCat("ambiguous: ", r.winners, " candidates")});
-      }
-    }
-    for (const Alternative& alt : alts) {
-      const extract::AttributeResult& r = (*results)[alt.schema_index];
-      const std::string mine = r.values.empty() ? "" : html::FoldText(r.values[0]);
-      const std::string other = AlternativeValue(alt, schema, *remaining[p]);
-      if (!other.empty() && other != mine) {
-        v.issues.push_back({p, r.attribute, "disagreement: " + alt.rule->xpath() + " gives \"" + other + "\""});
-      }
-    }
-    if (v.issues.size() > before) {
-      ++v.pages_failing;
-      if (!v.next_page) v.next_page = p;
-    }
+    absl::StatusOr<RuleChecker::PageResult> r = checker.Check(*remaining[p], p);
+    if (!r.ok()) return r.status();
+    RuleChecker::Add(*r, p, &v);
   }
-  v.done = v.pages_failing == 0;
   return v;
 }
 

@@ -41,6 +41,37 @@ struct EditorVerdict {
   size_t pages_failing = 0;
   // Every problem found, page by page.
   std::vector<PageIssue> issues;
+  size_t pages_checked = 0;
+  // Per schema attribute, the pages checked where the rule gave a value.
+  std::vector<size_t> extracted;
+};
+
+// The editor loop's test of one rule, one page at a time: for pages too
+// many to hold parsed at once, and for several threads (Check is const and
+// thread-safe).
+class RuleChecker {
+ public:
+  // `rule` must outlive the checker.
+  RuleChecker(const extract::CompiledRule& rule, const std::vector<v1::AttributeRule>& alternatives);
+  ~RuleChecker();
+
+  struct PageResult {
+    std::vector<PageIssue> issues;  // page = the index given
+    std::vector<bool> has_value;    // per schema attribute
+  };
+  // The problems of `page`. Errors only from rule evaluation (Internal).
+  absl::StatusOr<PageResult> Check(const html::Page& page, size_t index) const;
+
+  const schema::CompiledSchema& schema() const;
+  const extract::CompiledRule& rule() const { return rule_; }
+
+  // Adds one page's result (pages in order) to `verdict`.
+  static void Add(const PageResult& result, size_t index, EditorVerdict* verdict);
+
+ private:
+  struct Alternative;
+  const extract::CompiledRule& rule_;
+  std::vector<Alternative> alternatives_;
 };
 
 // Checks `rule` on `remaining` (the sample pages not annotated yet, in

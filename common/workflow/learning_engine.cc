@@ -38,6 +38,13 @@ v1::ClusterSummary Summary(const v1::ClusterRecord& r, uint32_t pages) {
   s.set_latest_version(r.latest_version());
   s.set_state(r.editor().state());
   s.set_candidate_version(r.candidate_version());
+  s.set_merged_clusters(static_cast<uint32_t>(r.merged_size()));
+  return s;
+}
+
+v1::ClusterSummary SummaryOf(const v1::ClusterRecord& r, const v1::SampleCluster& c) {
+  v1::ClusterSummary s = Summary(r, static_cast<uint32_t>(c.pages_size()));
+  s.set_attached_pages(static_cast<uint32_t>(c.attached_size()));
   return s;
 }
 
@@ -92,6 +99,7 @@ v1::SampleCluster ToSampleCluster(const site::SiteCluster& c, const std::string&
   v1::SampleCluster out;
   out.set_cluster_id(id);
   for (size_t p : c.pages) out.add_pages(static_cast<uint32_t>(p));
+  for (size_t p : c.attached) out.add_attached(static_cast<uint32_t>(p));
   for (const site::AnnotationPick& pick : c.annotation_sample) {
     out.add_annotation_order(static_cast<uint32_t>(pick.page));
     out.add_added_weight(pick.added_weight);
@@ -179,11 +187,16 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const s
   VERTEX_ASSIGN_OR_RETURN(SampleClustering c, ComputeClustering(site_id, std::move(state), StoreLoader(store_, site_id)));
   VERTEX_RETURN_IF_ERROR(store_->PutSampleClustering(site_id, c.state, c.assigned.records));
   v1::AddSamplePagesResponse response;
+  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, SchemaOf(*store_, site_id));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::TransferredCluster> transferred, TransferRules(site_id, schema, {}));
+  response.mutable_transferred()->Assign(transferred.begin(), transferred.end());
   response.set_clustered(true);
   response.set_unassigned_pages(static_cast<uint32_t>(c.clustering.unassigned.size()));
-  for (size_t i = 0; i < c.clustering.clusters.size(); ++i) {
-    *response.add_clusters() =
-        Summary(c.assigned.records[i], static_cast<uint32_t>(c.clustering.clusters[i].pages.size()));
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState stored, store_->GetSampleState(site_id));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> records, store_->ClustersOfSite(site_id));
+  for (const v1::ClusterRecord& r : records) {
+    const v1::SampleCluster* sc = FindSampleCluster(stored, r.cluster_id());
+    if (sc != nullptr) *response.add_clusters() = internal::SummaryOf(r, *sc);
   }
   return response;
 }
@@ -212,6 +225,7 @@ absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::st
   };
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering clustering, site::ClusterKnownPages(pages, xpaths, options_.cluster));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store_->ClustersOfSite(site_id));
+  VERTEX_RETURN_IF_ERROR(FoldMergedClusters(stored, options_.cluster.url, &clustering));
   ClusterAssignment assigned = AssignClusterIds(site_id, stored, clustering);
   state.clear_clusters();
   state.clear_unassigned();
@@ -231,22 +245,62 @@ absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::st
   return SampleClustering{std::move(state), std::move(clustering), std::move(assigned)};
 }
 
+namespace {
+
+// Where cluster `c` stands in the editor loop.
+v1::ClusterProgress ProgressOf(const v1::ClusterRecord& c, const v1::SampleCluster& sc) {
+  v1::ClusterProgress p;
+  *p.mutable_cluster() = internal::SummaryOf(c, sc);
+  std::set<std::string> seen;
+  for (const v1::Annotation& a : c.editor().annotations()) {
+    if (seen.insert(a.url()).second) p.add_annotated_urls(a.url());
+  }
+  p.set_pages_checked(c.editor().pages_checked());
+  p.mutable_failing()->CopyFrom(c.editor().failing());
+  if (c.editor().state() != v1::DONE && c.editor().tasks_size() > 0) *p.mutable_next() = c.editor().tasks(0);
+  p.mutable_merged()->CopyFrom(c.merged());
+  return p;
+}
+
+// Tasks for sample pages no cluster covers or attaches: annotating one
+// (Learn without cluster_id) makes a new cluster of it.
+void AddUnassignedTasks(const std::string& site, const v1::SampleState& state, size_t max_pages,
+                        v1::GetAnnotationTasksResponse* response) {
+  for (int i = 0; i < state.unassigned_size() && static_cast<size_t>(i) < max_pages; ++i) {
+    v1::AnnotationTask* t = response->add_tasks();
+    t->set_site(site);
+    t->set_url(state.urls(static_cast<int>(state.unassigned(i))));
+    t->set_rank(i + 1);
+    t->set_reason(absl::StrCat("no cluster covers or attaches this page (one of ", state.unassigned_size(),
+                               "): annotate it with no cluster id to make a new cluster of it"));
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTasks(
     const v1::GetAnnotationTasksRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
-  if (state.clusters_size() == 0) {
+  if (state.clustered_unix_ms() == 0) {
     return absl::FailedPreconditionError("the sample of site \"" + request.site() +
                                          "\" was never clustered: add sample pages first");
   }
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(request.site()));
   const size_t max_pages = request.max_pages() > 0 ? request.max_pages() : options_.task_pages;
   v1::GetAnnotationTasksResponse response;
+  *response.mutable_settings() = site.settings();
+  response.set_prune_threshold(state.prune_threshold());
+  response.set_sample_pages(static_cast<uint32_t>(state.urls_size()));
+  response.set_unassigned_pages(static_cast<uint32_t>(state.unassigned_size()));
   bool found = request.cluster_id().empty();
   for (const v1::ClusterRecord& c : clusters) {
     if (!request.cluster_id().empty() && c.cluster_id() != request.cluster_id()) continue;
     found = true;
-    if (FindSampleCluster(state, c.cluster_id()) == nullptr) continue;  // not in the current clustering
+    const v1::SampleCluster* sc = FindSampleCluster(state, c.cluster_id());
+    if (sc == nullptr) continue;  // not in the current clustering
+    *response.add_clusters() = ProgressOf(c, *sc);
     if (c.editor().state() == v1::DONE) {
       response.add_done_clusters(c.cluster_id());
       continue;
@@ -258,14 +312,25 @@ absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTask
   if (!found) {
     return absl::NotFoundError("cluster \"" + request.cluster_id() + "\" of site \"" + request.site() + "\" not found");
   }
+  if (request.cluster_id().empty()) AddUnassignedTasks(request.site(), state, max_pages, &response);
+  std::map<std::string, uint32_t> index_of;
+  for (int i = 0; i < state.urls_size(); ++i) index_of[state.urls(i)] = static_cast<uint32_t>(i);
+  for (v1::AnnotationTask& t : *response.mutable_tasks()) {
+    const uint32_t i = index_of[t.url()];
+    if (static_cast<int>(i) < state.files_size()) t.set_file(state.files(static_cast<int>(i)));
+  }
+  for (v1::ClusterProgress& p : *response.mutable_clusters()) {
+    if (!p.has_next()) continue;
+    const uint32_t i = index_of[p.next().url()];
+    if (static_cast<int>(i) < state.files_size()) p.mutable_next()->set_file(state.files(static_cast<int>(i)));
+  }
   if (request.include_html()) {
-    std::map<std::string, uint32_t> index_of;
-    for (int i = 0; i < state.urls_size(); ++i) index_of[state.urls(i)] = static_cast<uint32_t>(i);
     for (const v1::AnnotationTask& t : response.tasks()) {
       VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store_->GetSamplePage(request.site(), index_of[t.url()]));
       v1::Page* out = response.add_pages();
       out->set_url(page.url());
       out->set_html(page.html());
+      out->set_file(page.file());
     }
   }
   return response;

@@ -34,11 +34,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "common/fetch/fetcher.h"
+#include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
@@ -108,6 +110,30 @@ class LearningEngine final : public LearningApi {
   // against the stored clusters. Writes nothing.
   absl::StatusOr<SampleClustering> ComputeClustering(const std::string& site, v1::SampleState state,
                                                      const PageLoader& load) const;
+  // Rule transfer (rule_transfer.h): tries the current rules of the
+  // clusters in `only_donors` (empty: every cluster with a rule) on the
+  // site's clusters no editor touched yet, merges those a rule passes on
+  // into its cluster and stores the result. Call with the site's lock held.
+  absl::StatusOr<std::vector<v1::TransferredCluster>> TransferRules(const std::string& site,
+                                                                    const schema::CompiledSchema& schema,
+                                                                    const std::set<std::string>& only_donors);
+  absl::StatusOr<std::vector<v1::TransferredCluster>> ApplyTransfers(const std::string& site,
+                                                                     const schema::CompiledSchema& schema,
+                                                                     v1::SampleState state,
+                                                                     std::vector<v1::ClusterRecord> records,
+                                                                     std::vector<v1::TransferredCluster> transfers);
+  // Learn under the site's lock, for cluster `cluster_id`.
+  absl::Status LearnLocked(const v1::LearnRequest& request, const std::string& cluster_id,
+                           const schema::CompiledSchema& schema, const std::vector<v1::Annotation>& fresh,
+                           v1::LearnResponse* response);
+  // A new cluster made of the unassigned sample pages `fresh` annotates
+  // (LearnRequest with no cluster_id); returns its id.
+  absl::StatusOr<std::string> CreateClusterForUnassigned(const std::string& site,
+                                                         const std::vector<v1::Annotation>& fresh);
+  // A new version of `donor`'s rule covering the clusters merged into it,
+  // with bellwethers chosen again over its merged pages.
+  absl::Status CommitMergedRule(const std::string& site, const v1::ClusterRecord& donor,
+                                const v1::SampleState& state, const schema::CompiledSchema& schema);
 
   store::RuleStore* store_;
   LearningEngineOptions options_;

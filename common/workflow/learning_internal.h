@@ -17,6 +17,8 @@ int64_t NowMs();
 
 // The cluster as LearningService reports it, with `pages` sample pages.
 v1::ClusterSummary Summary(const v1::ClusterRecord& r, uint32_t pages);
+// The same, with the pages and attached pages of its sample cluster `c`.
+v1::ClusterSummary SummaryOf(const v1::ClusterRecord& r, const v1::SampleCluster& c);
 
 // `page` parsed for its shingle vector, as a sample page to store; when it
 // cannot be parsed, nullopt and the error added to `errors`.

@@ -90,7 +90,10 @@ absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, c
   VERTEX_ASSIGN_OR_RETURN(sc.signature, shingle::MaskedVector::Parse(record.signature()));
   sc.importance = record.importance();
   sc.url_regex = record.url_regex();
+  // Attached pages are checked and annotated like members.
   sc.pages.assign(c.pages().begin(), c.pages().end());
+  sc.pages.insert(sc.pages.end(), c.attached().begin(), c.attached().end());
+  std::sort(sc.pages.begin(), sc.pages.end());
   for (int i = 0; i < c.annotation_order_size(); ++i) {
     sc.annotation_sample.push_back({c.annotation_order(i), i < c.added_weight_size() ? c.added_weight(i) : 0});
   }

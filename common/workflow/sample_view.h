@@ -39,7 +39,8 @@ struct PageLocation {
 std::vector<PageLocation> LocateSamplePages(const v1::SampleState& state, const std::vector<v1::ClusterRecord>& records);
 
 // Every stored sample page (file = URL) and the one cluster `c` (id 0) with
-// `record`'s signature, URL regex and importance. InvalidArgument when the
+// `record`'s signature, URL regex and importance; its pages are c's members
+// and attached pages. InvalidArgument when the
 // record's signature does not parse.
 absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, const v1::ClusterRecord& record,
                                                  const v1::SampleCluster& c);

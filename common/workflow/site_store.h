@@ -26,8 +26,18 @@ struct ClusterAssignment {
   std::vector<v1::ClusterRecord> records;
 };
 
-// A cluster whose masked signature equals a stored cluster's keeps that
-// cluster's record (id, rules, editor state); others get new ids "c<n>".
+// Clusters of `clustering` whose signatures are those of one stored
+// cluster and of clusters merged into it (ClusterRecord.merged, rule
+// transfer) become one again: the others are folded into the one with the
+// stored cluster's own signature (else the most important): pages,
+// attached pages and annotation sample joined, importance added, URL regex
+// inferred again. The URL regex inference's error.
+absl::Status FoldMergedClusters(const std::vector<v1::ClusterRecord>& stored,
+                                const urlpattern::UrlRegexOptions& url_options, site::SiteClustering* clustering);
+
+// A cluster whose masked signature equals a stored cluster's (or one merged
+// into it) keeps that cluster's record (id, rules, editor state); others
+// get new ids "c<n>".
 ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,
                                    const site::SiteClustering& clustering);
 

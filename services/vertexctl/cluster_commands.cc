@@ -58,7 +58,7 @@ constexpr char kClusterUsage[] =
     "assigned to the cluster whose signature covers it. A page file's URL is taken from a\n"
     "<base href=\"...\"> on its first line, else file:// and its absolute path. Prints JSON:\n"
     "{\"clusters\":[{\"id\",\"signature\",\"importance\",\"url_regex\",\"pages\":[{\"file\",\"url\"}],\n"
-    "\"annotation_sample\":[file,...],\"annotation_weights\":[...]}],\"unassigned\":[...],\n"
+    "\"attached\":[{\"file\",\"url\"}],\"annotation_sample\":[file,...],\"annotation_weights\":[...]}],\"unassigned\":[...],\n"
     "\"errors\":[{\"file\",\"error\"}]}. Pages that cannot be parsed are listed in \"errors\".\n"
     "\n"
     "flags:\n";

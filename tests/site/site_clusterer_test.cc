@@ -78,7 +78,7 @@ TEST(SiteClustererTest, GeneratedSiteGivesOneClusterPerTemplate) {
   absl::StatusOr<SiteClustering> site = ClusterSite(*files, {});
   ASSERT_TRUE(site.ok()) << site.status();
   EXPECT_TRUE(site->errors.empty());
-  size_t assigned = 0, majority = 0;
+  size_t assigned = 0, majority = 0, attached = 0;
   std::set<std::string> templates_seen;
   for (const SiteCluster& c : site->clusters) {
     std::map<std::string, size_t> counts;
@@ -95,6 +95,9 @@ TEST(SiteClustererTest, GeneratedSiteGivesOneClusterPerTemplate) {
     RE2 re(c.url_regex);
     ASSERT_TRUE(re.ok()) << c.url_regex;
     for (size_t p : c.pages) EXPECT_TRUE(RE2::FullMatch(site->pages[p].url, re)) << site->pages[p].url;
+    // Attached pages (no signature covers them; this one is nearest) too.
+    for (size_t p : c.attached) EXPECT_TRUE(RE2::FullMatch(site->pages[p].url, re)) << site->pages[p].url;
+    attached += c.attached.size();
     // Its annotation sample is drawn from its own pages, in Algorithm 2 order.
     ASSERT_FALSE(c.annotation_sample.empty());
     for (size_t i = 0; i < c.annotation_sample.size(); ++i) {
@@ -110,7 +113,7 @@ TEST(SiteClustererTest, GeneratedSiteGivesOneClusterPerTemplate) {
   EXPECT_GE(purity, 0.99);
   // Pruning may lose a few pages, never many.
   EXPECT_LE(site->unassigned.size(), template_of.size() / 20);
-  EXPECT_EQ(assigned + site->unassigned.size(), template_of.size());
+  EXPECT_EQ(assigned + attached + site->unassigned.size(), template_of.size());
 }
 
 TEST(SiteClustererTest, ResultIsDeterministicAndIndependentOfThreads) {
