@@ -9,11 +9,11 @@
 #include "common/extract/record_proto.h"
 #include "common/html/xpath.h"
 #include "common/learn/rule_learner.h"
+#include "common/monitor/bellwethers.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/rule_checks.h"
 #include "common/workflow/sample_view.h"
 
 namespace vertex::workflow {
@@ -214,7 +214,7 @@ absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& 
       }
       if (r.compiled) {
         VERTEX_RETURN_IF_ERROR(
-            AddBellwethers(*r.compiled, state, *sc, annotated_pages, pool, options_.bellwethers, &commit));
+            monitor::AddBellwethers(*r.compiled, state, *sc, annotated_pages, pool, options_.bellwethers, &commit));
       }
       VERTEX_ASSIGN_OR_RETURN(const int64_t version, store_->CommitRule(commit));
       response.set_version(version);

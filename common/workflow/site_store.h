@@ -26,6 +26,13 @@ struct ClusterAssignment {
   std::vector<v1::ClusterRecord> records;
 };
 
+// A clustering of a site's sample, not stored yet.
+struct SampleClustering {
+  v1::SampleState state;  // with the clusters, unassigned pages, sample size
+  site::SiteClustering clustering;
+  ClusterAssignment assigned;  // ids and records
+};
+
 // A cluster whose masked signature equals a stored cluster's keeps that
 // cluster's record (id, rules, editor state); others get new ids "c<n>".
 ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1::ClusterRecord>& stored,

@@ -4,7 +4,7 @@
 
 namespace vertex::server {
 
-MonitoringServiceImpl::MonitoringServiceImpl(workflow::MonitorEngine* engine) : engine_(engine) {}
+MonitoringServiceImpl::MonitoringServiceImpl(monitor::MonitorEngine* engine) : engine_(engine) {}
 
 grpc::Status MonitoringServiceImpl::Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                                             v1::MonitorResponse* response) {

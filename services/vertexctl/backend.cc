@@ -144,7 +144,7 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 }
 
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                workflow::MonitorEngineOptions options) {
+                                                                monitor::MonitorEngineOptions options) {
   Backend<workflow::MonitoringApi> b;
   VERTEX_ASSIGN_OR_RETURN(const bool online, IsOnline(args));
   if (online) {
@@ -157,7 +157,7 @@ absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs
     store::RuleStore* store = b.store.get();
     options.record = [store](const v1::MonitorRun& run) { return store->AppendMonitorRun(run, kOfflineHistoryKeep); };
   }
-  b.api = std::make_unique<workflow::MonitorEngine>(b.store.get(), std::move(options));
+  b.api = std::make_unique<monitor::MonitorEngine>(b.store.get(), std::move(options));
   return b;
 }
 

@@ -17,11 +17,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "google/protobuf/message.h"
 #include "services/client/remote_api.h"
 #include "services/common/flags.h"
@@ -89,7 +89,7 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 // per site, as the learning service does by default). Errors as
 // OpenLearning.
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                workflow::MonitorEngineOptions options);
+                                                                monitor::MonitorEngineOptions options);
 
 // Monitoring runs kept per site when vertexctl records them offline.
 inline const size_t kOfflineHistoryKeep = workflow::LearningEngineOptions().history_keep;

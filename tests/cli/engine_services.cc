@@ -121,14 +121,14 @@ EngineStack::EngineStack() : store(store::NewInMemoryStore()) {
   learning = std::make_unique<workflow::LearningEngine>(
       store.get(), workflow::LearningEngineOptions(),
       [refresh](const std::string&) { EXPECT_TRUE(refresh->Refresh().ok()); });
-  workflow::MonitorEngineOptions monitor_options;
+  monitor::MonitorEngineOptions monitor_options;
   workflow::LearningEngine* recorder = learning.get();
   monitor_options.record = [recorder](const v1::MonitorRun& run) {
     v1::RecordMonitorRunRequest request;
     *request.mutable_run() = run;
     return recorder->RecordMonitorRun(request).status();
   };
-  monitor = std::make_unique<workflow::MonitorEngine>(store.get(), monitor_options);
+  monitor = std::make_unique<monitor::MonitorEngine>(store.get(), monitor_options);
 }
 
 struct EngineServer::Services {

@@ -16,10 +16,10 @@
 #include <memory>
 #include <string>
 
+#include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 
 namespace vertex::testing {
 
@@ -35,7 +35,7 @@ struct EngineStack {
   std::unique_ptr<store::RuleStore> store;
   std::unique_ptr<workflow::ExtractionEngine> extraction;
   std::unique_ptr<workflow::LearningEngine> learning;
-  std::unique_ptr<workflow::MonitorEngine> monitor;
+  std::unique_ptr<monitor::MonitorEngine> monitor;
 };
 
 class EngineServer {

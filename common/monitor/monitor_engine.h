@@ -27,8 +27,8 @@
 //
 // Thread-safety: Monitor() and GetHistory() may be called from many threads
 // at once.
-#ifndef VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
-#define VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
+#ifndef VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_
+#define VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_
 
 #include <functional>
 #include <memory>
@@ -39,7 +39,7 @@
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 
 struct MonitorEngineOptions {
   html::ParseOptions parse;
@@ -54,7 +54,7 @@ struct MonitorEngineOptions {
   std::function<absl::Status(const v1::MonitorRun&)> record;
 };
 
-class MonitorEngine final : public MonitoringApi {
+class MonitorEngine final : public workflow::MonitoringApi {
  public:
   // `store` must outlive the engine.
   MonitorEngine(const store::RuleStore* store, MonitorEngineOptions options);
@@ -74,6 +74,6 @@ class MonitorEngine final : public MonitoringApi {
   MonitorEngineOptions options_;
 };
 
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor
 
-#endif  // VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
+#endif  // VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_

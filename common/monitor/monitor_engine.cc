@@ -1,4 +1,4 @@
-#include "common/workflow/monitor_engine.h"
+#include "common/monitor/monitor_engine.h"
 
 #include <chrono>
 #include <map>
@@ -8,10 +8,10 @@
 #include "absl/strings/str_join.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
-#include "common/workflow/rule_checks.h"
+#include "common/monitor/rule_checks.h"
 #include "common/workflow/site_store.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 namespace {
 
 constexpr int kMaxEvidence = 5;
@@ -162,7 +162,7 @@ absl::StatusOr<v1::MonitorResponse> MonitorEngine::Monitor(const v1::MonitorRequ
     for (const v1::ClusterRecord& r : records) known = known || r.cluster_id() == id;
     if (!known) return absl::NotFoundError("cluster \"" + id + "\" of site \"" + request.site() + "\" not found");
   }
-  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, LoadSiteExtractor(*store_, request.site()));
+  VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, workflow::LoadSiteExtractor(*store_, request.site()));
   const bool supplied = request.pages_size() > 0;
   if (!supplied && options_.fetcher == nullptr) {
     return absl::FailedPreconditionError(
@@ -275,4 +275,4 @@ absl::StatusOr<v1::GetHistoryResponse> MonitorEngine::GetHistory(const v1::GetHi
   return response;
 }
 
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor

@@ -1,24 +1,17 @@
-#include "common/workflow/rule_checks.h"
+#include "common/monitor/rule_checks.h"
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "common/util/status_macros.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 namespace {
 
 std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::string>& values) {
   std::vector<std::string> out(values.begin(), values.end());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-int Distance(const shingle::ShingleVector& a, const shingle::ShingleVector& b) {
-  int d = 0;
-  for (size_t i = 0; i < a.size(); ++i) d += a[i] != b[i];
-  return d;
 }
 
 }  // namespace
@@ -91,35 +84,4 @@ absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::C
   return results;
 }
 
-std::vector<size_t> ChooseBellwethers(const std::vector<size_t>& members, const std::vector<size_t>& first,
-                                      const std::vector<shingle::ShingleVector>& vectors, size_t count) {
-  std::vector<size_t> chosen;
-  std::set<size_t> taken;
-  for (size_t p : first) {
-    if (chosen.size() >= count) break;
-    if (taken.insert(p).second) chosen.push_back(p);
-  }
-  // nearest[i]: distance of members[i] to its nearest chosen page.
-  std::vector<int> nearest(members.size(), shingle::kVectorBytes + 1);
-  auto update = [&](size_t page) {
-    if (page >= vectors.size()) return;
-    for (size_t i = 0; i < members.size(); ++i) {
-      if (members[i] < vectors.size()) nearest[i] = std::min(nearest[i], Distance(vectors[members[i]], vectors[page]));
-    }
-  };
-  for (size_t p : chosen) update(p);
-  while (chosen.size() < count) {
-    size_t best = members.size();
-    for (size_t i = 0; i < members.size(); ++i) {
-      if (taken.count(members[i])) continue;
-      if (best == members.size() || nearest[i] > nearest[best]) best = i;
-    }
-    if (best == members.size()) break;
-    taken.insert(members[best]);
-    chosen.push_back(members[best]);
-    update(members[best]);
-  }
-  return chosen;
-}
-
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor

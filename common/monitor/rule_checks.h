@@ -2,13 +2,12 @@
 //   shingle test  does the rule's masked signature cover a page's vector?
 //   field test    does the rule extract every mandatory attribute, and do
 //                 constant attributes keep their golden (or old) values?
-// plus the choice of a cluster's bellwether pages and their golden
-// extractions when a rule is learnt.
+// (bellwethers.h chooses the pages they run on).
 //
 // Thread-safety: functions of their inputs (a Parser is not thread-safe:
 // give each thread its own).
-#ifndef VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
-#define VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
+#ifndef VERTEX_COMMON_MONITOR_RULE_CHECKS_H_
+#define VERTEX_COMMON_MONITOR_RULE_CHECKS_H_
 
 #include <string>
 #include <string_view>
@@ -20,7 +19,7 @@
 #include "common/shingle/shingle.h"
 #include "vertex/v1/rule.pb.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 
 // The rule's output on a page, as stored for monitoring.
 v1::GoldenExtraction GoldenOf(const std::string& url, const std::vector<extract::AttributeResult>& results);
@@ -52,15 +51,6 @@ absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::C
                                                                 const v1::GoldenExtraction* golden,
                                                                 html::Parser& parser, v1::PageCheck* check);
 
-// Bellwethers of a cluster: `first` (the annotated pages, in order, at most
-// `count`), then members chosen greedily for structural diversity: each
-// next one is the member whose shingle vector differs in the most
-// positions from its nearest already chosen one (ties: the earliest).
-// Pages are indices into `vectors` (page i's shingle vector); `first` pages
-// need not be members. Returns at most `count` pages, `first` ones first.
-std::vector<size_t> ChooseBellwethers(const std::vector<size_t>& members, const std::vector<size_t>& first,
-                                      const std::vector<shingle::ShingleVector>& vectors, size_t count);
+}  // namespace vertex::monitor
 
-}  // namespace vertex::workflow
-
-#endif  // VERTEX_COMMON_WORKFLOW_RULE_CHECKS_H_
+#endif  // VERTEX_COMMON_MONITOR_RULE_CHECKS_H_
