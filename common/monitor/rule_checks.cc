@@ -66,22 +66,57 @@ bool FailsFieldTest(const v1::PageCheck& check) {
   return !check.parse_error().empty() || check.missing_mandatory_size() > 0 || check.changed_constants_size() > 0;
 }
 
+ParsedPage ParseForChecks(std::string_view html, const std::string& url, html::Parser& parser) {
+  ParsedPage parsed;
+  shingle::Shingler shingler;
+  parsed.page = parser.Parse(html, url, "", &shingler);
+  if (parsed.page.ok()) parsed.vector = shingler.Finish();
+  return parsed;
+}
+
+std::vector<shingle::MaskedVector> RuleSignatures(const extract::CompiledRule& rule) {
+  std::vector<shingle::MaskedVector> out = {rule.signature()};
+  for (const std::string& text : rule.proto().extra_signatures()) {
+    if (absl::StatusOr<shingle::MaskedVector> m = shingle::MaskedVector::Parse(text); m.ok()) out.push_back(*m);
+  }
+  return out;
+}
+
+bool AnyCovers(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v) {
+  return std::any_of(signatures.begin(), signatures.end(),
+                     [&](const shingle::MaskedVector& m) { return m.Covers(v); });
+}
+
+Agreement BestAgreement(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v) {
+  Agreement best;
+  for (const shingle::MaskedVector& m : signatures) {
+    const int bytes = m.Agreement(v);
+    if (best.kept == 0 || bytes > best.bytes) best = Agreement{bytes, m.kept()};
+  }
+  return best;
+}
+
+absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extract::CompiledRule& rule,
+                                                                      const ParsedPage& parsed, const std::string& url,
+                                                                      const v1::GoldenExtraction* golden,
+                                                                      v1::PageCheck* check) {
+  check->set_url(url);
+  check->set_has_golden(golden != nullptr);
+  if (!parsed.page.ok()) {
+    check->set_parse_error(std::string(parsed.page.status().message()));
+    return std::vector<extract::AttributeResult>();
+  }
+  check->set_covered(rule.signature().Covers(parsed.vector) || AnyCovers(RuleSignatures(rule), parsed.vector));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*parsed.page));
+  FieldTest(rule.schema(), results, golden, check);
+  return results;
+}
+
 absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::CompiledRule& rule,
                                                                 std::string_view html, const std::string& url,
                                                                 const v1::GoldenExtraction* golden,
                                                                 html::Parser& parser, v1::PageCheck* check) {
-  check->set_url(url);
-  check->set_has_golden(golden != nullptr);
-  shingle::Shingler shingler;
-  absl::StatusOr<html::Page> page = parser.Parse(html, url, "", &shingler);
-  if (!page.ok()) {
-    check->set_parse_error(std::string(page.status().message()));
-    return std::vector<extract::AttributeResult>();
-  }
-  check->set_covered(rule.signature().Covers(shingler.Finish()));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*page));
-  FieldTest(rule.schema(), results, golden, check);
-  return results;
+  return CheckParsedPage(rule, ParseForChecks(html, url, parser), url, golden, check);
 }
 
 }  // namespace vertex::monitor

@@ -41,8 +41,48 @@ std::vector<std::string> LostAttributes(const std::vector<extract::AttributeResu
 // Whether the check failed the field test.
 bool FailsFieldTest(const v1::PageCheck& check);
 
-// Parses `html` (as fetched from `url`), runs the shingle and field tests
-// of `rule` on it and fills `check` (url, parse_error, covered,
+// A page parsed once for the checks: its DOM and shingle vector (computed
+// in the same walk), or why it could not be parsed.
+struct ParsedPage {
+  absl::StatusOr<html::Page> page = absl::UnknownError("not parsed");
+  shingle::ShingleVector vector{};
+};
+
+// Parses `html` (as fetched from `url`) with a shingle::Shingler as the
+// parser's TagSink. The page refers to `parser`'s arena: use it before the
+// next parse.
+ParsedPage ParseForChecks(std::string_view html, const std::string& url, html::Parser& parser);
+
+// The masked signatures a rule matches pages by: its own, then those of
+// clusters merged into its cluster (Rule.extra_signatures; one that does
+// not parse is passed over).
+std::vector<shingle::MaskedVector> RuleSignatures(const extract::CompiledRule& rule);
+
+// Whether one of `signatures` covers `v`.
+bool AnyCovers(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v);
+
+// The most bytes of `v` one of `signatures` agrees with
+// (MaskedVector::Agreement), and that signature's kept bytes; {0, 0} when
+// there is no signature.
+struct Agreement {
+  int bytes = 0;
+  int kept = 0;
+};
+Agreement BestAgreement(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v);
+
+// Runs the shingle test (the rule's signature or one of its
+// extra_signatures covers the page) and field test of `rule` on `parsed`
+// and fills `check` (url, parse_error, covered, missing_mandatory,
+// changed_constants, has_golden). Returns the rule's output (empty when the
+// page could not be parsed). Errors only for a failure of the rule itself
+// (an XPath evaluation error).
+absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extract::CompiledRule& rule,
+                                                                      const ParsedPage& parsed, const std::string& url,
+                                                                      const v1::GoldenExtraction* golden,
+                                                                      v1::PageCheck* check);
+
+// ParseForChecks, then CheckParsedPage: parses `html` (as fetched from
+// `url`), runs the shingle and field tests of `rule` on it and fills `check` (url, parse_error, covered,
 // missing_mandatory, changed_constants, has_golden). Returns the rule's
 // output (empty when the page could not be parsed). Errors only for a
 // failure of the rule itself (an XPath evaluation error).

@@ -21,6 +21,9 @@ class MonitoringServiceImpl final : public v1::MonitoringService::Service {
 
   grpc::Status Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                        v1::MonitorResponse* response) override;
+  // Checks the stream's pages message by message (MonitorEngine::MonitorStream).
+  grpc::Status MonitorStream(grpc::ServerContext* context, grpc::ServerReader<v1::MonitorRequest>* reader,
+                             v1::MonitorResponse* response) override;
   grpc::Status GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
                           v1::GetHistoryResponse* response) override;
 

@@ -41,8 +41,9 @@ struct EngineStack {
 class EngineServer {
  public:
   // Serves a fresh EngineStack; write RPCs need `token` when it is not
-  // empty. Null (with a test failure) when the server cannot start.
-  static std::unique_ptr<EngineServer> Start(const std::string& token);
+  // empty; messages up to `max_message_bytes` are accepted. Null (with a
+  // test failure) when the server cannot start.
+  static std::unique_ptr<EngineServer> Start(const std::string& token, int max_message_bytes = 64 << 20);
   ~EngineServer();
 
   // "127.0.0.1:PORT".
