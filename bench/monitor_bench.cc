@@ -26,12 +26,12 @@
 #include "common/demo/versioned_site.h"
 #include "common/eval/ground_truth.h"
 #include "common/html/page.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/shingle/shingle.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace vertex::bench {
@@ -100,7 +100,7 @@ int Run(int argc, char** argv) {
               templates, pages_per_template, report->clusters_with_rule, bellwether_pages,
               Ms(Clock::now() - learn_start) / 1000);
 
-  workflow::MonitorEngine monitor(store.get(), workflow::MonitorEngineOptions());
+  monitor::MonitorEngine engine(store.get(), monitor::MonitorEngineOptions());
   auto request_of = [&](const demo::VersionedSiteOptions& o) {
     v1::MonitorRequest request;
     request.set_site("shop");
@@ -133,10 +133,10 @@ int Run(int argc, char** argv) {
     }
     parse_ms.push_back(Ms(Clock::now() - t));
     t = Clock::now();
-    absl::StatusOr<v1::MonitorResponse> a = monitor.Monitor(unchanged_request);
+    absl::StatusOr<v1::MonitorResponse> a = engine.Monitor(unchanged_request);
     unchanged_ms.push_back(Ms(Clock::now() - t));
     t = Clock::now();
-    absl::StatusOr<v1::MonitorResponse> b = monitor.Monitor(changed_request);
+    absl::StatusOr<v1::MonitorResponse> b = engine.Monitor(changed_request);
     changed_ms.push_back(Ms(Clock::now() - t));
     if (!a.ok() || !b.ok()) {
       std::fprintf(stderr, "monitor_bench: %s\n", (a.ok() ? b.status() : a.status()).ToString().c_str());

@@ -8,12 +8,46 @@
 #ifndef VERTEX_COMMON_WORKFLOW_API_H_
 #define VERTEX_COMMON_WORKFLOW_API_H_
 
+#include <functional>
+#include <utility>
+
 #include "absl/status/statusor.h"
 #include "vertex/v1/extraction.pb.h"
 #include "vertex/v1/learning.pb.h"
 #include "vertex/v1/monitoring.pb.h"
 
 namespace vertex::workflow {
+
+// The messages of a call whose pages come in several messages (the
+// client-streaming RPCs MonitorStream and RelearnStream): each call reads
+// the next message into *message and returns true, false at the end, or an
+// error (which ends the call with it). The first message carries the
+// call's fields; every message may carry pages.
+template <typename Message>
+using MessageReader = std::function<absl::StatusOr<bool>(Message* message)>;
+
+// The messages `read` gives, as one request: the first one's fields, every
+// one's pages in order. InvalidArgument when there is no message.
+template <typename Request>
+absl::StatusOr<Request> MergeMessages(const MessageReader<Request>& read) {
+  Request merged;
+  Request next;
+  bool any = false;
+  for (;;) {
+    absl::StatusOr<bool> more = read(&next);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    if (!any) {
+      merged = std::move(next);
+      any = true;
+    } else {
+      for (auto& page : *next.mutable_pages()) *merged.add_pages() = std::move(page);
+    }
+    next.Clear();
+  }
+  if (!any) return absl::InvalidArgumentError("the stream carried no request message");
+  return merged;
+}
 
 // See proto/vertex/v1/learning.proto for each call's contract and errors.
 class LearningApi {
@@ -30,6 +64,14 @@ class LearningApi {
   virtual absl::StatusOr<v1::RollbackRuleResponse> RollbackRule(const v1::RollbackRuleRequest& request) = 0;
   virtual absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) = 0;
   virtual absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) = 0;
+  // Relearn with the pages in several messages (RelearnStream): one fresh
+  // sample, as Relearn of the messages merged (the default: merges them
+  // and calls Relearn).
+  virtual absl::StatusOr<v1::RelearnResponse> RelearnStream(const MessageReader<v1::RelearnRequest>& read) {
+    absl::StatusOr<v1::RelearnRequest> request = MergeMessages(read);
+    if (!request.ok()) return request.status();
+    return Relearn(*request);
+  }
   virtual absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(
       const v1::ResolveCandidateRequest& request) = 0;
   virtual absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(
@@ -53,6 +95,14 @@ class MonitoringApi {
  public:
   virtual ~MonitoringApi() = default;
   virtual absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) = 0;
+  // Monitor with the pages in several messages (MonitorStream): one run,
+  // one verdict, as Monitor of the messages merged. The default merges
+  // them and calls Monitor.
+  virtual absl::StatusOr<v1::MonitorResponse> MonitorStream(const MessageReader<v1::MonitorRequest>& read) {
+    absl::StatusOr<v1::MonitorRequest> request = MergeMessages(read);
+    if (!request.ok()) return request.status();
+    return Monitor(*request);
+  }
   virtual absl::StatusOr<v1::GetHistoryResponse> GetHistory(const v1::GetHistoryRequest& request) = 0;
 };
 

@@ -9,11 +9,12 @@
 #include "common/extract/record_proto.h"
 #include "common/html/xpath.h"
 #include "common/learn/rule_learner.h"
+#include "common/monitor/bellwethers.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/rule_checks.h"
+#include "common/monitor/bellwethers.h"
 #include "common/workflow/rule_transfer.h"
 #include "common/workflow/sample_view.h"
 
@@ -369,7 +370,7 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   if (r.learnt.rule.attributes_size() > 0) {
     store::RuleCommit commit = CommitOf(r, pool, editor);
     if (r.compiled) {
-      VERTEX_RETURN_IF_ERROR(AddBellwethers(*r.compiled, state, *sc, AnnotatedPageIndices(annotations), pool,
+      VERTEX_RETURN_IF_ERROR(monitor::AddBellwethers(*r.compiled, state, *sc, AnnotatedPageIndices(annotations), pool,
                                             options_.bellwethers, &commit));
     }
     VERTEX_ASSIGN_OR_RETURN(const int64_t version, store_->CommitRule(commit));

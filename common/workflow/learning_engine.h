@@ -71,13 +71,6 @@ struct LearningEngineOptions {
   std::shared_ptr<fetch::Fetcher> fetcher;
 };
 
-// A clustering of a site's sample, not stored yet.
-struct SampleClustering {
-  v1::SampleState state;  // with the clusters, unassigned pages, sample size
-  site::SiteClustering clustering;
-  ClusterAssignment assigned;  // ids and records (site_store.h)
-};
-
 class LearningEngine final : public LearningApi {
  public:
   // `store` must outlive the engine.

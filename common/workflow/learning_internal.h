@@ -1,5 +1,7 @@
 // Helpers shared by the LearningEngine's source files (learning_engine.cc,
-// learn_call.cc, relearn.cc); not an API.
+// learn_call.cc) and relearning (common/monitor/relearn.cc); not an API.
+//
+// Thread-safety: functions of their inputs (a Parser is not thread-safe).
 #ifndef VERTEX_COMMON_WORKFLOW_LEARNING_INTERNAL_H_
 #define VERTEX_COMMON_WORKFLOW_LEARNING_INTERNAL_H_
 

@@ -49,16 +49,6 @@ absl::StatusOr<site::SiteClustering> ClusterView(const v1::SampleState& state, c
 // loader): its URL and bytes. The store's NotFound for a missing page.
 PageLoader StoreLoader(const store::RuleStore* store, const std::string& site);
 
-// Chooses the bellwether pages of sample cluster `sc` for `rule`
-// (ChooseBellwethers: the `annotated` pages, then structurally diverse
-// members; members on which the rule misses a mandatory attribute are
-// passed over) and adds to `commit` their URLs (bellwether_urls), the
-// rule's output on them (golden) and their bytes (snapshots, unless there
-// already). At most `count`. The pages' load or parse error, or the rule's.
-absl::Status AddBellwethers(const extract::CompiledRule& rule, const v1::SampleState& state,
-                            const v1::SampleCluster& sc, const std::vector<size_t>& annotated, PagePool& pool,
-                            size_t count, store::RuleCommit* commit);
-
 }  // namespace vertex::workflow
 
 #endif  // VERTEX_COMMON_WORKFLOW_SAMPLE_VIEW_H_

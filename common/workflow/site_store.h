@@ -26,6 +26,14 @@ struct ClusterAssignment {
   std::vector<v1::ClusterRecord> records;
 };
 
+// A clustering of a site's sample, not stored yet.
+struct SampleClustering {
+  v1::SampleState state;  // with the clusters, unassigned pages, sample size
+  site::SiteClustering clustering;
+  ClusterAssignment assigned;  // ids and records
+};
+
+
 // Clusters of `clustering` whose signatures are those of one stored
 // cluster and of clusters merged into it (ClusterRecord.merged, rule
 // transfer) become one again: the others are folded into the one with the

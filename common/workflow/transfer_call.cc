@@ -9,7 +9,7 @@
 #include "common/util/status_macros.h"
 #include "common/workflow/learning_engine.h"
 #include "common/workflow/learning_internal.h"
-#include "common/workflow/rule_checks.h"
+#include "common/monitor/bellwethers.h"
 #include "common/workflow/rule_transfer.h"
 #include "common/workflow/sample_view.h"
 
@@ -67,7 +67,7 @@ absl::Status LearningEngine::CommitMergedRule(const std::string& site, const v1:
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, donor, *sc));
   PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
   VERTEX_ASSIGN_OR_RETURN(extract::CompiledRule compiled, extract::CompiledRule::Create(commit.rule, schema));
-  VERTEX_RETURN_IF_ERROR(AddBellwethers(compiled, state, *sc, AnnotatedPages(donor.editor(), state), pool,
+  VERTEX_RETURN_IF_ERROR(monitor::AddBellwethers(compiled, state, *sc, AnnotatedPages(donor.editor(), state), pool,
                                         options_.bellwethers, &commit));
   return store_->CommitRule(commit).status();
 }

@@ -50,6 +50,57 @@ absl::StatusOr<Response> Unary(const CallSettings& settings, const Invoke& invok
   return response;
 }
 
+// One client-streaming call: `open(context, response)` opens the stub's
+// writer; every message `read` gives is written, then the call finishes.
+template <typename Request, typename Response, typename Open>
+absl::StatusOr<Response> ClientStream(const CallSettings& settings, const workflow::MessageReader<Request>& read,
+                                      const Open& open) {
+  grpc::ClientContext context;
+  Prepare(&context, settings.token, settings.timeout);
+  Response response;
+  std::unique_ptr<grpc::ClientWriter<Request>> writer = open(&context, &response);
+  Request message;
+  absl::Status read_status;
+  for (;;) {
+    absl::StatusOr<bool> more = read(&message);
+    if (!more.ok()) {
+      read_status = more.status();
+      context.TryCancel();
+      break;
+    }
+    if (!*more || !writer->Write(message)) break;  // a failed write: the server ended the call
+    message.Clear();
+  }
+  writer->WritesDone();
+  const grpc::Status status = writer->Finish();
+  if (!read_status.ok()) return read_status;
+  if (!status.ok()) return rpc::FromGrpcStatus(status);
+  return response;
+}
+
+// `request` in messages of at most about `budget` bytes each (at least one
+// page per message): the first with every field, the others pages only.
+template <typename Request>
+workflow::MessageReader<Request> Chunks(const Request& request, size_t budget) {
+  return [&request, budget, next = 0, first = true](Request* message) mutable -> absl::StatusOr<bool> {
+    if (!first && next >= request.pages_size()) return false;
+    message->Clear();
+    if (first) {
+      *message = request;
+      message->clear_pages();
+      first = false;
+    }
+    size_t bytes = message->ByteSizeLong();
+    while (next < request.pages_size()) {
+      const size_t page = request.pages(next).ByteSizeLong() + 8;
+      if (message->pages_size() > 0 && bytes + page > budget) break;
+      *message->add_pages() = request.pages(next++);
+      bytes += page;
+    }
+    return true;
+  };
+}
+
 absl::Status ValidateOptions(const ConnectOptions& options) {
   if (options.server.empty()) return absl::InvalidArgumentError("server: no address given (HOST:PORT)");
   if (!(options.timeout_seconds > 0)) {
@@ -71,7 +122,8 @@ class RemoteLearning final : public workflow::LearningApi {
   RemoteLearning(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
       : stub_(v1::LearningService::NewStub(channel)),
         settings_(SettingsOf(options)),
-        fetch_settings_(FetchSettingsOf(options)) {}
+        fetch_settings_(FetchSettingsOf(options)),
+        budget_(StreamBudget(options)) {}
 
   absl::StatusOr<v1::RegisterSiteResponse> RegisterSite(const v1::RegisterSiteRequest& request) override {
     return Unary<v1::RegisterSiteResponse>(settings_,
@@ -105,8 +157,14 @@ class RemoteLearning final : public workflow::LearningApi {
   absl::StatusOr<v1::DeleteSiteResponse> DeleteSite(const v1::DeleteSiteRequest& request) override {
     return Unary<v1::DeleteSiteResponse>(settings_, [&](auto* c, auto* r) { return stub_->DeleteSite(c, request, r); });
   }
+  // A request over the budget goes as a RelearnStream.
   absl::StatusOr<v1::RelearnResponse> Relearn(const v1::RelearnRequest& request) override {
+    if (request.ByteSizeLong() > budget_) return RelearnStream(Chunks(request, budget_));
     return Unary<v1::RelearnResponse>(fetch_settings_, [&](auto* c, auto* r) { return stub_->Relearn(c, request, r); });
+  }
+  absl::StatusOr<v1::RelearnResponse> RelearnStream(const workflow::MessageReader<v1::RelearnRequest>& read) override {
+    return ClientStream<v1::RelearnRequest, v1::RelearnResponse>(
+        fetch_settings_, read, [&](auto* c, auto* r) { return stub_->RelearnStream(c, r); });
   }
   absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(const v1::ResolveCandidateRequest& request) override {
     return Unary<v1::ResolveCandidateResponse>(
@@ -125,6 +183,7 @@ class RemoteLearning final : public workflow::LearningApi {
   const std::unique_ptr<v1::LearningService::Stub> stub_;
   const CallSettings settings_;
   const CallSettings fetch_settings_;  // Relearn
+  const size_t budget_;
 };
 
 using ExtractStream = grpc::ClientReaderWriter<v1::ExtractRequest, v1::ExtractResponse>;
@@ -198,12 +257,21 @@ class RemoteMonitoring final : public workflow::MonitoringApi {
   RemoteMonitoring(std::shared_ptr<grpc::Channel> channel, const ConnectOptions& options)
       : stub_(v1::MonitoringService::NewStub(channel)),
         settings_(SettingsOf(options)),
-        fetch_settings_(FetchSettingsOf(options)) {}
+        fetch_settings_(FetchSettingsOf(options)),
+        budget_(StreamBudget(options)) {}
 
   // Without pages the service fetches the bellwethers: the fetch deadline.
+  // A request over the budget goes as a MonitorStream.
   absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override {
+    if (request.ByteSizeLong() > budget_) return MonitorStream(Chunks(request, budget_));
     return Unary<v1::MonitorResponse>(request.pages().empty() ? fetch_settings_ : settings_,
                                       [&](auto* c, auto* r) { return stub_->Monitor(c, request, r); });
+  }
+  // The fetch deadline: a stream carries many pages (or none: then the
+  // service fetches).
+  absl::StatusOr<v1::MonitorResponse> MonitorStream(const workflow::MessageReader<v1::MonitorRequest>& read) override {
+    return ClientStream<v1::MonitorRequest, v1::MonitorResponse>(
+        fetch_settings_, read, [&](auto* c, auto* r) { return stub_->MonitorStream(c, r); });
   }
   absl::StatusOr<v1::GetHistoryResponse> GetHistory(const v1::GetHistoryRequest& request) override {
     return Unary<v1::GetHistoryResponse>(settings_, [&](auto* c, auto* r) { return stub_->GetHistory(c, request, r); });
@@ -212,7 +280,8 @@ class RemoteMonitoring final : public workflow::MonitoringApi {
  private:
   const std::unique_ptr<v1::MonitoringService::Stub> stub_;
   const CallSettings settings_;
-  const CallSettings fetch_settings_;  // Monitor without pages
+  const CallSettings fetch_settings_;  // Monitor without pages, MonitorStream
+  const size_t budget_;
 };
 
 }  // namespace
@@ -222,6 +291,10 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeClientChannel(const ConnectOp
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = rpc::MakeChannelCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
   return rpc::MakeChannel(options.server, *credentials, options.max_message_bytes);
+}
+
+size_t StreamBudget(const ConnectOptions& options) {
+  return static_cast<size_t>(std::min<int64_t>(kMaxUnaryBytes, std::max<int64_t>(options.max_message_bytes / 4, 1)));
 }
 
 std::chrono::milliseconds StreamDeadline(const ConnectOptions& options, size_t pages) {

@@ -19,6 +19,12 @@
 // error). Its deadline is timeout_seconds per 1000 pages, at least
 // timeout_seconds.
 //
+// Monitor and Relearn send a request larger than StreamBudget(options) as
+// the client-streaming MonitorStream / RelearnStream (messages of about the
+// budget each, one page at least), so a request of any size works and
+// means what the unary call means (one run; one fresh sample). Streams get
+// fetch_timeout_seconds.
+//
 // Thread-safety: the returned objects are safe for concurrent use (each call
 // has its own grpc::ClientContext; channels and stubs are thread-safe).
 #ifndef VERTEX_SERVICES_CLIENT_REMOTE_API_H_
@@ -53,9 +59,18 @@ struct ConnectOptions {
   // time per host, a second apart) and so for minutes: Relearn, and Monitor
   // of a request without pages.
   double fetch_timeout_seconds = 3600;
-  // Largest message sent or received.
+  // Largest message sent or received; also sets StreamBudget (also over
+  // an existing channel).
   int64_t max_message_bytes = int64_t{64} << 20;
 };
+
+// Requests larger than this go as a stream whatever the message size.
+inline constexpr int64_t kMaxUnaryBytes = int64_t{16} << 20;
+
+// The largest Monitor or Relearn request sent in one message:
+// min(kMaxUnaryBytes, max_message_bytes / 4), leaving room for a server
+// whose limit is smaller than this client's.
+size_t StreamBudget(const ConnectOptions& options);
 
 // A client of the LearningService at options.server. Does not connect:
 // connection errors show up on the first call (UNAVAILABLE).
@@ -73,8 +88,8 @@ absl::StatusOr<std::unique_ptr<workflow::ExtractionApi>> ConnectExtraction(const
 absl::StatusOr<std::unique_ptr<workflow::MonitoringApi>> ConnectMonitoring(const ConnectOptions& options);
 
 // The same clients over an existing channel (a ServerRunner's
-// InProcessChannel(), say); options.server, tls and max_message_bytes are
-// not used. `channel` must not be null.
+// InProcessChannel(), say); options.server and tls are not used,
+// max_message_bytes only for StreamBudget. `channel` must not be null.
 std::unique_ptr<workflow::LearningApi> LearningOverChannel(std::shared_ptr<grpc::Channel> channel,
                                                            const ConnectOptions& options);
 std::unique_ptr<workflow::ExtractionApi> ExtractionOverChannel(std::shared_ptr<grpc::Channel> channel,

@@ -76,6 +76,18 @@ grpc::Status LearningServiceImpl::Relearn(grpc::ServerContext* context, const v1
                 response);
 }
 
+grpc::Status LearningServiceImpl::RelearnStream(grpc::ServerContext* context,
+                                                grpc::ServerReader<v1::RelearnRequest>* reader,
+                                                v1::RelearnResponse* response) {
+  v1::RelearnRequest first;
+  if (!reader->Read(&first)) {
+    return Failed("RelearnStream", "", absl::InvalidArgumentError("the stream carried no request message"));
+  }
+  const std::string ids = Ids(first.site());
+  return Handle(*context, "RelearnStream", ids, true, token_,
+                [&] { return engine_->RelearnStream(StreamAfter(std::move(first), reader)); }, response);
+}
+
 grpc::Status LearningServiceImpl::ResolveCandidate(grpc::ServerContext* context,
                                                    const v1::ResolveCandidateRequest* request,
                                                    v1::ResolveCandidateResponse* response) {

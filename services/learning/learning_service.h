@@ -44,6 +44,9 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                           v1::DeleteSiteResponse* response) override;
   grpc::Status Relearn(grpc::ServerContext* context, const v1::RelearnRequest* request,
                        v1::RelearnResponse* response) override;
+  // Merges the stream's messages into one Relearn (all the pages are needed).
+  grpc::Status RelearnStream(grpc::ServerContext* context, grpc::ServerReader<v1::RelearnRequest>* reader,
+                             v1::RelearnResponse* response) override;
   grpc::Status ResolveCandidate(grpc::ServerContext* context, const v1::ResolveCandidateRequest* request,
                                 v1::ResolveCandidateResponse* response) override;
   grpc::Status RecordMonitorRun(grpc::ServerContext* context, const v1::RecordMonitorRunRequest* request,

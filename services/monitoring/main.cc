@@ -1,7 +1,7 @@
 // vertex-monitoring: the monitoring service, a reader of the rule store.
 #include "absl/strings/str_cat.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/util/status_macros.h"
-#include "common/workflow/monitor_engine.h"
 #include "services/client/remote_api.h"
 #include "services/common/engine_flags.h"
 #include "services/common/server_runner.h"
@@ -22,7 +22,7 @@ std::string Usage() {
       "host): the shingle test (the cluster's signature covers the page) and the field test (mandatory\n"
       "attributes extracted, constant attributes equal to their golden values). A cluster where more than\n"
       "the request's threshold (default ",
-      workflow::MonitorEngineOptions().threshold,
+      monitor::MonitorEngineOptions().threshold,
       ") of its pages fail is CHANGED (shingle) or BROKEN (field);\n"
       "UNREACHABLE when fewer than half its pages could be fetched. It reads the learning service's rule\n"
       "store (--store) as a RocksDB secondary, like the extraction service, and stores each run in the\n"
@@ -83,13 +83,13 @@ absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed, ParseServerArgs(argc, argv, "vertex-monitoring", Usage(),
                                                                             "127.0.0.1:7073", MonitoringFlags()));
   if (!parsed) return absl::OkStatus();
-  workflow::MonitorEngineOptions options;
+  monitor::MonitorEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(options.record, HistoryRecorder(*parsed));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
-  workflow::MonitorEngine engine(reader->store(), options);
+  monitor::MonitorEngine engine(reader->store(), options);
   // Monitor reads the rules afresh on every call: catching up is enough.
   VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [] {}));
   MonitoringServiceImpl service(&engine);

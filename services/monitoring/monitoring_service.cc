@@ -4,12 +4,24 @@
 
 namespace vertex::server {
 
-MonitoringServiceImpl::MonitoringServiceImpl(workflow::MonitorEngine* engine) : engine_(engine) {}
+MonitoringServiceImpl::MonitoringServiceImpl(monitor::MonitorEngine* engine) : engine_(engine) {}
 
 grpc::Status MonitoringServiceImpl::Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                                             v1::MonitorResponse* response) {
   return Handle(*context, "Monitor", "site=" + request->site(), false, "",
                 [&] { return engine_->Monitor(*request); }, response);
+}
+
+grpc::Status MonitoringServiceImpl::MonitorStream(grpc::ServerContext* context,
+                                                  grpc::ServerReader<v1::MonitorRequest>* reader,
+                                                  v1::MonitorResponse* response) {
+  v1::MonitorRequest first;
+  if (!reader->Read(&first)) {
+    return Failed("MonitorStream", "", absl::InvalidArgumentError("the stream carried no request message"));
+  }
+  const std::string ids = "site=" + first.site();
+  return Handle(*context, "MonitorStream", ids, false, "",
+                [&] { return engine_->MonitorStream(StreamAfter(std::move(first), reader)); }, response);
 }
 
 grpc::Status MonitoringServiceImpl::GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,

@@ -1,4 +1,4 @@
-// MonitoringServiceImpl: the gRPC adapter of workflow::MonitorEngine
+// MonitoringServiceImpl: the gRPC adapter of monitor::MonitorEngine
 // (proto/vertex/v1/monitoring.proto). Both RPCs are reads (no token): the
 // runs Monitor records are written by the engine's `record` callback. The
 // server sets no deadline of its own: a Monitor call that fetches pages
@@ -9,7 +9,7 @@
 #ifndef VERTEX_SERVICES_MONITORING_MONITORING_SERVICE_H_
 #define VERTEX_SERVICES_MONITORING_MONITORING_SERVICE_H_
 
-#include "common/workflow/monitor_engine.h"
+#include "common/monitor/monitor_engine.h"
 #include "vertex/v1/monitoring.grpc.pb.h"
 
 namespace vertex::server {
@@ -17,15 +17,18 @@ namespace vertex::server {
 class MonitoringServiceImpl final : public v1::MonitoringService::Service {
  public:
   // `engine` must outlive the service.
-  explicit MonitoringServiceImpl(workflow::MonitorEngine* engine);
+  explicit MonitoringServiceImpl(monitor::MonitorEngine* engine);
 
   grpc::Status Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                        v1::MonitorResponse* response) override;
+  // Checks the stream's pages message by message (MonitorEngine::MonitorStream).
+  grpc::Status MonitorStream(grpc::ServerContext* context, grpc::ServerReader<v1::MonitorRequest>* reader,
+                             v1::MonitorResponse* response) override;
   grpc::Status GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
                           v1::GetHistoryResponse* response) override;
 
  private:
-  workflow::MonitorEngine* engine_;
+  monitor::MonitorEngine* engine_;
 };
 
 }  // namespace vertex::server

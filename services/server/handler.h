@@ -8,7 +8,9 @@
 #ifndef VERTEX_SERVICES_SERVER_HANDLER_H_
 #define VERTEX_SERVICES_SERVER_HANDLER_H_
 
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
@@ -37,6 +39,21 @@ grpc::Status Handle(const grpc::ServerContextBase& context, const char* method, 
   if (!result.ok()) return Failed(method, ids, result.status());
   *out = *std::move(result);
   return grpc::Status::OK;
+}
+
+// The rest of a client stream whose first message, `first`, was read
+// already, as a workflow::MessageReader: `first`, then each message
+// `reader` reads. `reader` must outlive the returned function.
+template <typename Message>
+std::function<absl::StatusOr<bool>(Message*)> StreamAfter(Message first, grpc::ServerReader<Message>* reader) {
+  return [first = std::move(first), reader, given = false](Message* message) mutable -> absl::StatusOr<bool> {
+    if (!given) {
+      given = true;
+      *message = std::move(first);
+      return true;
+    }
+    return reader->Read(message);
+  };
 }
 
 }  // namespace vertex::server

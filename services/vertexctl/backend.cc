@@ -144,7 +144,7 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 }
 
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                workflow::MonitorEngineOptions options) {
+                                                                monitor::MonitorEngineOptions options) {
   Backend<workflow::MonitoringApi> b;
   VERTEX_ASSIGN_OR_RETURN(const bool online, IsOnline(args));
   if (online) {
@@ -157,7 +157,7 @@ absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs
     store::RuleStore* store = b.store.get();
     options.record = [store](const v1::MonitorRun& run) { return store->AppendMonitorRun(run, kOfflineHistoryKeep); };
   }
-  b.api = std::make_unique<workflow::MonitorEngine>(b.store.get(), std::move(options));
+  b.api = std::make_unique<monitor::MonitorEngine>(b.store.get(), std::move(options));
   return b;
 }
 
@@ -220,18 +220,23 @@ absl::Status ForEachPageBatch(
   return send(std::move(pages), paths, true);
 }
 
-absl::StatusOr<std::vector<v1::Page>> ReadAllPages(const std::vector<std::string>& paths) {
-  std::vector<v1::Page> out;
-  if (paths.empty()) return out;
-  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(paths));
-  BatchLimits all_at_once;
-  all_at_once.max_pages = SIZE_MAX;
-  all_at_once.max_bytes = SIZE_MAX;
-  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, all_at_once, [&](std::vector<v1::Page> pages, const auto&, bool) {
-    for (v1::Page& p : pages) out.push_back(std::move(p));
-    return absl::OkStatus();
-  }));
-  return out;
+absl::StatusOr<std::vector<v1::Page>> PageBatches::Next() {
+  std::vector<v1::Page> pages;
+  size_t bytes = 0;
+  while (next_ < files_.size() && (pages.empty() || pages.size() < limits_.max_pages)) {
+    if (!pending_.has_value()) {
+      VERTEX_ASSIGN_OR_RETURN(site::PageFile file, site::ReadPageFile(files_[next_], limits_.max_file_bytes));
+      pending_ = std::move(file);
+    }
+    if (!pages.empty() && bytes + pending_->bytes.size() > limits_.max_bytes) break;  // the next batch's first
+    bytes += pending_->bytes.size();
+    v1::Page& page = pages.emplace_back();
+    page.set_url(std::move(pending_->url));
+    page.set_html(std::move(pending_->bytes));
+    pending_.reset();
+    ++next_;
+  }
+  return pages;
 }
 
 }  // namespace vertex::cli

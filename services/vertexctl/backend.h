@@ -12,16 +12,19 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/monitor/monitor_engine.h"
+#include "common/site/page_file.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "google/protobuf/message.h"
 #include "services/client/remote_api.h"
 #include "services/common/flags.h"
@@ -89,7 +92,7 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 // per site, as the learning service does by default). Errors as
 // OpenLearning.
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
-                                                                workflow::MonitorEngineOptions options);
+                                                                monitor::MonitorEngineOptions options);
 
 // Monitoring runs kept per site when vertexctl records them offline.
 inline const size_t kOfflineHistoryKeep = workflow::LearningEngineOptions().history_keep;
@@ -128,10 +131,45 @@ absl::Status ForEachPageBatch(
     const std::function<absl::Status(std::vector<v1::Page> pages, const std::vector<std::string>& paths, bool last)>&
         send);
 
-// Every page of `paths` (files, or directories of *.htm and *.html, as
-// site::ExpandPagePaths), in one request's worth: what monitor and relearn
-// send. Read errors as ForEachPageBatch.
-absl::StatusOr<std::vector<v1::Page>> ReadAllPages(const std::vector<std::string>& paths);
+// The pages of `files` read a batch at a time (BatchLimits), so that a
+// directory of any size is never held whole: what monitor and relearn send.
+class PageBatches {
+ public:
+  PageBatches(std::vector<std::string> files, BatchLimits limits)
+      : files_(std::move(files)), limits_(limits) {}
+  // The next batch; empty at the end. Read errors as ForEachPageBatch.
+  absl::StatusOr<std::vector<v1::Page>> Next();
+
+ private:
+  std::vector<std::string> files_;
+  BatchLimits limits_;
+  size_t next_ = 0;                       // the next file of files_
+  std::optional<site::PageFile> pending_;  // files_[next_], read already
+};
+
+// Batches of at most 8 MiB: well under any server's message limit.
+inline BatchLimits StreamBatchLimits() {
+  BatchLimits limits;
+  limits.max_bytes = size_t{8} << 20;
+  return limits;
+}
+
+// A call's messages (workflow::MessageReader): `fields` with the first
+// batch of `pages`, then one message per further batch. `pages` must
+// outlive the reader.
+template <typename Request>
+workflow::MessageReader<Request> RequestMessages(Request fields, PageBatches* pages) {
+  return [fields = std::move(fields), pages, first = true](Request* message) mutable -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<v1::Page>> batch = pages->Next();
+    if (!batch.ok()) return batch.status();
+    if (batch->empty() && !first) return false;
+    message->Clear();
+    if (first) *message = fields;
+    first = false;
+    for (v1::Page& p : *batch) *message->add_pages() = std::move(p);
+    return true;
+  };
+}
 
 }  // namespace vertex::cli
 

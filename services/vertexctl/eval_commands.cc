@@ -11,10 +11,12 @@
 #include "common/learn/rule_learner.h"
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
+#include "common/store/rule_store.h"
 #include "common/util/json_writer.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/batch_extract.h"
 #include "common/workflow/simulated_editor.h"
+#include "common/workflow/site_store.h"
 #include "services/vertexctl/commands.h"
 #include "services/common/flags.h"
 
@@ -30,6 +32,9 @@ std::vector<FlagSpec> EvalFlags() {
       {"max-k", "K", "pages annotated per cluster at most (default 3)"},
       {"unannotated", "N", "unannotated sample pages rule learning looks at (default 20)"},
       {"show-errors", "N", "list up to N wrong or missed values per attribute (default 0)"},
+      {"store", "DIR",
+       "keep what was learnt in the rule store at DIR (created if missing): the site (--site) with its schema, "
+       "clusters and rules, for `vertexctl extract --store DIR --site NAME` (default: nothing is kept)"},
   };
   for (const FlagSpec& f : ClusterFlags()) flags.push_back(f);
   return flags;
@@ -45,7 +50,10 @@ constexpr char kEvalUsage[] =
     "value is compared with the page's ground truth after entity decoding, whitespace\n"
     "normalisation and case folding (a ground-truth value also matches without punctuation\n"
     "at its ends). Prints JSON: per-attribute precision, recall and F1, pages annotated per\n"
-    "cluster, record statuses and timings.\n"
+    "cluster, record statuses and timings. With --store DIR the site, its clusters and the\n"
+    "learnt rules are kept in the rule store at DIR (a new rule version per cluster on a store\n"
+    "that has the site already), so that `vertexctl extract --store DIR --site NAME` extracts\n"
+    "again and other scorers can score its records.\n"
     "\n"
     "flags:\n";
 
@@ -195,6 +203,41 @@ absl::Status RunEvaluation(const std::vector<std::string>& files, const schema::
   return absl::OkStatus();
 }
 
+// Keeps the evaluation's site, clusters and rules in the rule store at
+// `dir` (created if missing) under `site_name`.
+absl::Status KeepInStore(const std::string& dir, const std::string& site_name, const schema::CompiledSchema& schema,
+                         const EvalRun& run) {
+  store::StoreOptions options;
+  options.create_if_missing = true;
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(dir, options));
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  absl::StatusOr<v1::SiteRecord> stored = store->GetSite(site_name);
+  if (!stored.ok() && !absl::IsNotFound(stored.status())) return stored.status();
+  v1::SiteRecord site = stored.ok() ? *stored : v1::SiteRecord();
+  site.set_site(site_name);
+  if (!stored.ok()) site.set_created_unix_ms(now);
+  site.set_updated_unix_ms(now);
+  *site.mutable_schema() = schema.proto();
+  VERTEX_RETURN_IF_ERROR(store->PutSite(site));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store->ClustersOfSite(site_name));
+  const workflow::ClusterAssignment assigned = workflow::AssignClusterIds(site_name, clusters, run.clustering);
+  VERTEX_RETURN_IF_ERROR(store->PutClusters(site_name, assigned.records));
+  for (const workflow::SimulatedCluster& s : run.clusters) {
+    if (s.result.learnt.rule.attributes_size() == 0) continue;
+    store::RuleCommit commit;
+    commit.rule = s.result.learnt.rule;
+    commit.rule.set_site(site_name);
+    commit.rule.set_cluster_id(assigned.ids[s.cluster]);
+    commit.rule.set_created_unix_ms(now);
+    commit.rule.clear_annotated_urls();
+    for (size_t p : s.annotated) commit.rule.add_annotated_urls(run.clustering.pages[p].url);
+    VERTEX_RETURN_IF_ERROR(store->CommitRule(commit).status());
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Evaluate(const ParsedArgs& a) {
   for (const char* required : {"pages", "groundtruth", "site", "schema"}) {
     if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
@@ -212,6 +255,7 @@ absl::Status Evaluate(const ParsedArgs& a) {
   EvalRun run;
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths({a.String("pages", "")}));
   VERTEX_RETURN_IF_ERROR(RunEvaluation(files, schema, truth, cluster_options, editor, &run));
+  if (a.Has("store")) VERTEX_RETURN_IF_ERROR(KeepInStore(a.String("store", ""), a.String("site", ""), schema, run));
   const auto errors = Score(run, schema, truth, static_cast<size_t>(show));
   util::JsonWriter w;
   WriteReport(run, errors, a.String("site", ""), w);

@@ -41,7 +41,7 @@ std::vector<FlagSpec> MonitorFlags() {
       {"threshold", "R",
        absl::StrCat("a cluster is CHANGED (BROKEN) when more than this share of its pages fails the shingle "
                     "(field) test; 0 < R <= 1 (default ",
-                    workflow::MonitorEngineOptions().threshold, ")")},
+                    monitor::MonitorEngineOptions().threshold, ")")},
       {"cluster", "ID", "test only this cluster; repeat the flag or give a comma-separated list (default: all)"},
       {"dry-run", "", "do not store the run in the site's history"},
       {"json", "", "print the MonitorResponse as one line of JSON instead of the report"},
@@ -94,15 +94,12 @@ absl::StatusOr<v1::MonitorRequest> MonitorRequestOf(const ParsedArgs& a) {
   }
   for (const std::string& id : a.List("cluster")) request.add_cluster_ids(id);
   request.set_dry_run(a.Has("dry-run"));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Page> pages,
-                          ReadAllPages(std::vector<std::string>(a.positional.begin() + 1, a.positional.end())));
-  for (v1::Page& p : pages) *request.add_pages() = std::move(p);
   return request;
 }
 
 // Offline, the engine fetches with the fetch flags' options.
-absl::StatusOr<workflow::MonitorEngineOptions> OfflineMonitorOptions(const ParsedArgs& a) {
-  workflow::MonitorEngineOptions options;
+absl::StatusOr<monitor::MonitorEngineOptions> OfflineMonitorOptions(const ParsedArgs& a) {
+  monitor::MonitorEngineOptions options;
   if (a.Has("server")) return options;
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, FetchOptionsFromArgs(a));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);
@@ -113,9 +110,17 @@ absl::StatusOr<v1::MonitorResponse> Monitor(const ParsedArgs& a) {
   VERTEX_RETURN_IF_ERROR(IsOnline(a).status());
   VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, FetchFlagSpecs()));
   VERTEX_ASSIGN_OR_RETURN(v1::MonitorRequest request, MonitorRequestOf(a));
-  VERTEX_ASSIGN_OR_RETURN(workflow::MonitorEngineOptions options, OfflineMonitorOptions(a));
+  const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
+  std::vector<std::string> files;
+  if (!paths.empty()) {
+    VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
+  }
+  VERTEX_ASSIGN_OR_RETURN(monitor::MonitorEngineOptions options, OfflineMonitorOptions(a));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::MonitoringApi> backend, OpenMonitoring(a, std::move(options)));
-  return backend->Monitor(request);
+  if (paths.empty()) return backend->Monitor(request);  // the bellwethers are fetched
+  // The pages a batch at a time: one run, never the whole directory held.
+  PageBatches pages(std::move(files), StreamBatchLimits());
+  return backend->MonitorStream(RequestMessages(std::move(request), &pages));
 }
 
 std::string VerdictName(v1::ClusterVerdict::Verdict v) { return v1::ClusterVerdict::Verdict_Name(v); }

@@ -74,9 +74,6 @@ absl::StatusOr<v1::RelearnRequest> RelearnRequestOf(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(const int64_t max_pages, a.Int("max-pages", 0, 1, 100000));
   request.set_max_pages(static_cast<uint32_t>(max_pages));
   request.set_no_repair(a.Has("no-repair"));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Page> pages,
-                          ReadAllPages(std::vector<std::string>(a.positional.begin() + 1, a.positional.end())));
-  for (v1::Page& p : pages) *request.add_pages() = std::move(p);
   return request;
 }
 
@@ -142,10 +139,19 @@ void PrintRelearnReport(const v1::RelearnResponse& r) {
 absl::Status Relearn(const ParsedArgs& a) {
   VERTEX_RETURN_IF_ERROR(IsOnline(a).status());
   VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, OfflineRelearnFlags()));
-  VERTEX_ASSIGN_OR_RETURN(const v1::RelearnRequest request, RelearnRequestOf(a));
+  VERTEX_ASSIGN_OR_RETURN(v1::RelearnRequest request, RelearnRequestOf(a));
+  const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
+  std::vector<std::string> files;
+  if (!paths.empty()) {
+    VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
+  }
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, OfflineOptions(a));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, StoreMode::kMustExist, options));
-  VERTEX_ASSIGN_OR_RETURN(const v1::RelearnResponse response, backend->Relearn(request));
+  // The pages a batch at a time (online, the server gathers the sample).
+  PageBatches pages(std::move(files), StreamBatchLimits());
+  VERTEX_ASSIGN_OR_RETURN(const v1::RelearnResponse response,
+                          paths.empty() ? backend->Relearn(request)
+                                        : backend->RelearnStream(RequestMessages(std::move(request), &pages)));
   if (a.Has("json")) return PrintJson(response);
   PrintRelearnReport(response);
   return absl::OkStatus();

@@ -1,9 +1,9 @@
 // vertexd: the embedded default. The learning, extraction and monitoring
 // services in one process, over one rule store, on one port.
+#include "common/monitor/monitor_engine.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "services/common/engine_flags.h"
 #include "services/common/server_runner.h"
 #include "services/extraction/extraction_service.h"
@@ -54,7 +54,7 @@ absl::Status Run(int argc, char** argv) {
   });
   // Runs are stored through the learning engine: its lock, --history-keep
   // and the change notification of any other write.
-  workflow::MonitorEngineOptions monitor_options;
+  monitor::MonitorEngineOptions monitor_options;
   monitor_options.parse = parse;
   monitor_options.fetcher = fetcher;
   monitor_options.record = [&learning](const v1::MonitorRun& run) {
@@ -62,10 +62,10 @@ absl::Status Run(int argc, char** argv) {
     *request.mutable_run() = run;
     return learning.RecordMonitorRun(request).status();
   };
-  workflow::MonitorEngine monitor(store.get(), monitor_options);
+  monitor::MonitorEngine monitor_engine(store.get(), monitor_options);
   LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
   ExtractionServiceImpl extraction_service(&extraction);
-  MonitoringServiceImpl monitoring_service(&monitor);
+  MonitoringServiceImpl monitoring_service(&monitor_engine);
   const std::vector<grpc::Service*> services = {&learning_service, &extraction_service, &monitoring_service};
   return Serve(parsed->config, services, [&hub] { hub.Close(); }, [&] {
     store.reset();

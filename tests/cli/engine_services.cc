@@ -42,6 +42,18 @@ grpc::Status Serve(const grpc::ServerContext& context, const std::string& token,
   return grpc::Status::OK;
 }
 
+// Runs `call(read)` over a client stream's messages as a handler.
+template <typename Request, typename Response, typename Call>
+grpc::Status ServeStream(grpc::ServerReader<Request>* reader, Response* response, const Call& call) {
+  const workflow::MessageReader<Request> read = [reader](Request* m) -> absl::StatusOr<bool> {
+    return reader->Read(m);
+  };
+  absl::StatusOr<Response> r = call(read);
+  if (!r.ok()) return rpc::ToGrpcStatus(r.status());
+  *response = *std::move(r);
+  return grpc::Status::OK;
+}
+
 // Generates a LearningService handler delegating to the engine's method.
 #define VERTEX_SERVE(Method, Write)                                                                            \
   grpc::Status Method(grpc::ServerContext* context, const v1::Method##Request* request,                        \
@@ -65,6 +77,12 @@ class LearningService final : public v1::LearningService::Service {
   VERTEX_SERVE(ResolveCandidate, true)
   VERTEX_SERVE(RecordMonitorRun, true)
   VERTEX_SERVE(LocatePages, false)
+
+  grpc::Status RelearnStream(grpc::ServerContext* context, grpc::ServerReader<v1::RelearnRequest>* reader,
+                             v1::RelearnResponse* response) override {
+    if (grpc::Status auth = rpc::CheckBearerToken(*context, token_); !auth.ok()) return auth;
+    return ServeStream(reader, response, [&](const auto& read) { return api_->RelearnStream(read); });
+  }
 
  private:
   workflow::LearningApi* api_;
@@ -104,6 +122,10 @@ class MonitoringService final : public v1::MonitoringService::Service {
                        v1::MonitorResponse* response) override {
     return Serve(*context, "", false, *request, response, [&](const auto& r) { return api_->Monitor(r); });
   }
+  grpc::Status MonitorStream(grpc::ServerContext* context, grpc::ServerReader<v1::MonitorRequest>* reader,
+                             v1::MonitorResponse* response) override {
+    return ServeStream(reader, response, [&](const auto& read) { return api_->MonitorStream(read); });
+  }
   grpc::Status GetHistory(grpc::ServerContext* context, const v1::GetHistoryRequest* request,
                           v1::GetHistoryResponse* response) override {
     return Serve(*context, "", false, *request, response, [&](const auto& r) { return api_->GetHistory(r); });
@@ -121,14 +143,14 @@ EngineStack::EngineStack() : store(store::NewInMemoryStore()) {
   learning = std::make_unique<workflow::LearningEngine>(
       store.get(), workflow::LearningEngineOptions(),
       [refresh](const std::string&) { EXPECT_TRUE(refresh->Refresh().ok()); });
-  workflow::MonitorEngineOptions monitor_options;
+  monitor::MonitorEngineOptions monitor_options;
   workflow::LearningEngine* recorder = learning.get();
   monitor_options.record = [recorder](const v1::MonitorRun& run) {
     v1::RecordMonitorRunRequest request;
     *request.mutable_run() = run;
     return recorder->RecordMonitorRun(request).status();
   };
-  monitor = std::make_unique<workflow::MonitorEngine>(store.get(), monitor_options);
+  monitor = std::make_unique<monitor::MonitorEngine>(store.get(), monitor_options);
 }
 
 struct EngineServer::Services {
@@ -139,7 +161,7 @@ struct EngineServer::Services {
   MonitoringService monitoring;
 };
 
-std::unique_ptr<EngineServer> EngineServer::Start(const std::string& token) {
+std::unique_ptr<EngineServer> EngineServer::Start(const std::string& token, int max_message_bytes) {
   std::unique_ptr<EngineServer> s(new EngineServer());
   s->engines_ = std::make_unique<EngineStack>();
   s->services_ = std::make_unique<Services>(*s->engines_, token);
@@ -147,7 +169,7 @@ std::unique_ptr<EngineServer> EngineServer::Start(const std::string& token) {
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.SetMaxReceiveMessageSize(64 << 20);
+  builder.SetMaxReceiveMessageSize(max_message_bytes);
   builder.RegisterService(&s->services_->learning);
   builder.RegisterService(&s->services_->extraction);
   builder.RegisterService(&s->services_->monitoring);

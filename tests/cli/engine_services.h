@@ -16,10 +16,10 @@
 #include <memory>
 #include <string>
 
+#include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 
 namespace vertex::testing {
 
@@ -35,14 +35,15 @@ struct EngineStack {
   std::unique_ptr<store::RuleStore> store;
   std::unique_ptr<workflow::ExtractionEngine> extraction;
   std::unique_ptr<workflow::LearningEngine> learning;
-  std::unique_ptr<workflow::MonitorEngine> monitor;
+  std::unique_ptr<monitor::MonitorEngine> monitor;
 };
 
 class EngineServer {
  public:
   // Serves a fresh EngineStack; write RPCs need `token` when it is not
-  // empty. Null (with a test failure) when the server cannot start.
-  static std::unique_ptr<EngineServer> Start(const std::string& token);
+  // empty; messages up to `max_message_bytes` are accepted. Null (with a
+  // test failure) when the server cannot start.
+  static std::unique_ptr<EngineServer> Start(const std::string& token, int max_message_bytes = 64 << 20);
   ~EngineServer();
 
   // "127.0.0.1:PORT".

@@ -497,5 +497,67 @@ TEST(ConnectOptionsTest, StreamDeadlineScalesWithPages) {
   EXPECT_EQ(StreamDeadline(o, 2000), std::chrono::seconds(1));
 }
 
+// Monitor and Relearn requests larger than the server accepts in one
+// message go as MonitorStream / RelearnStream (remote_api.h) and answer
+// what the engine answers in process (one run, one fresh sample).
+TEST(RemoteApiLargeRequestTest, MonitorAndRelearnAboveTheMaxMessageSizeAnswerAsInProcess) {
+  constexpr int kMaxMessage = 512 << 10;
+  std::unique_ptr<EngineServer> server = EngineServer::Start("", kMaxMessage);
+  ASSERT_NE(server, nullptr);
+  EngineStack local;
+  const Demo& d = SmallDemo();
+  for (EngineStack* e : {&server->engines(), &local}) {
+    v1::RegisterSiteRequest site;
+    site.set_site("demo");
+    *site.mutable_schema() = d.schema;
+    ASSERT_TRUE(e->learning->RegisterSite(site).ok());
+    v1::AddSamplePagesRequest add;
+    add.set_site("demo");
+    for (const demo::GeneratedPage& p : d.pages) *add.add_pages() = PageOf(p);
+    ASSERT_TRUE(e->learning->AddSamplePages(add).ok());
+    v1::ListRulesRequest list;
+    list.set_site("demo");
+    v1::LearnRequest learn;
+    learn.set_site("demo");
+    const v1::ListRulesResponse rules = e->learning->ListRules(list).value();
+    for (const v1::ClusterRules& c : rules.clusters()) {
+      if (c.cluster().url_regex().find("/p/") != std::string::npos) learn.set_cluster_id(c.cluster().cluster_id());
+    }
+    for (const v1::Annotation& a : d.annotations) *learn.add_annotations() = a;
+    ASSERT_TRUE(e->learning->Learn(learn).ok());
+  }
+  ConnectOptions options;
+  options.server = server->address();
+  options.timeout_seconds = 60;
+  options.max_message_bytes = kMaxMessage;
+  std::unique_ptr<workflow::MonitoringApi> monitoring = ConnectMonitoring(options).value();
+  std::unique_ptr<workflow::LearningApi> learning = ConnectLearning(options).value();
+
+  v1::MonitorRequest monitor;
+  monitor.set_site("demo");
+  for (const demo::GeneratedPage& p : d.pages) *monitor.add_pages() = PageOf(p);
+  ASSERT_GT(monitor.ByteSizeLong(), static_cast<size_t>(kMaxMessage)) << "the test needs a larger request";
+  ASSERT_GT(monitor.ByteSizeLong(), StreamBudget(options));
+  // One message alone is refused by the server: the stream is what works.
+  const absl::StatusOr<v1::MonitorResponse> remote = monitoring->Monitor(monitor);
+  ASSERT_TRUE(remote.ok()) << remote.status();
+  ExpectSame(remote, local.monitor->Monitor(monitor), "Monitor streamed");
+  v1::GetHistoryRequest history;
+  history.set_site("demo");
+  EXPECT_EQ(server->engines().monitor->GetHistory(history).value().runs_size(), 1) << "one run, one entry";
+  // A page error names the page's index in the whole stream.
+  monitor.mutable_pages(monitor.pages_size() - 1)->clear_html();
+  ExpectSame(monitoring->Monitor(monitor), local.monitor->Monitor(monitor), "Monitor streamed, bad last page");
+
+  v1::RelearnRequest relearn;
+  relearn.set_site("demo");
+  for (const demo::GeneratedPage& p : d.pages) *relearn.add_pages() = PageOf(p);
+  ASSERT_GT(relearn.ByteSizeLong(), static_cast<size_t>(kMaxMessage));
+  const absl::StatusOr<v1::RelearnResponse> relearnt = learning->Relearn(relearn);
+  ASSERT_TRUE(relearnt.ok()) << relearnt.status();
+  ExpectSame(relearnt, local.learning->Relearn(relearn), "Relearn streamed");
+  EXPECT_EQ(relearnt->pages(), static_cast<uint32_t>(d.pages.size()));
+}
+
 }  // namespace
 }  // namespace vertex::client

@@ -389,5 +389,50 @@ TEST(RulesCli, EvalSwdeScoresTheDemoSite) {
   for (const auto& [name, s] : attrs) EXPECT_GE(s.struct_value().fields().at("precision").number_value(), 0.98) << name;
 }
 
+TEST(RulesCli, EvalSwdeWithStoreKeepsWhatItLearnt) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("eval_store");
+  fs::remove_all(store);
+  const std::string eval = "eval-swde --pages " + site.dir + " --groundtruth " + site.dir +
+                           "/groundtruth/product --site vertexdemo --schema " VERTEX_SOURCE_DIR
+                           "/deploy/schemas/product.json --max-k 2 --store " + store;
+  Result r = Vertexctl(eval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const google::protobuf::Struct report = ParseJson(r.out);
+  const auto& attrs = report.fields().at("attributes").struct_value().fields();
+  // The records `extract` gives from the kept store score as eval-swde did.
+  r = Vertexctl("extract --store " + store + " --site vertexdemo " + site.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  eval::Scorer scorer;
+  for (size_t start = 0, end; (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    const google::protobuf::Struct line = ParseJson(r.out.substr(start, end - start));
+    auto page = site.truth.pages.find(eval::PageIdOfFile(line.fields().at("file").string_value()));
+    if (page == site.truth.pages.end()) continue;
+    const auto& got_attrs = line.fields().at("attributes").struct_value().fields();
+    for (const auto& [attr, truth] : page->second) {
+      std::vector<std::string> got;
+      if (auto it = got_attrs.find(attr); it != got_attrs.end()) {
+        for (const auto& v : it->second.list_value().values()) got.push_back(v.string_value());
+      }
+      scorer.Add(attr, got, truth);
+    }
+  }
+  for (const auto& [name, s] : scorer.scores()) {
+    ASSERT_TRUE(attrs.count(name)) << name;
+    EXPECT_NEAR(s.precision(), attrs.at(name).struct_value().fields().at("precision").number_value(), 1e-3) << name;
+    EXPECT_NEAR(s.recall(), attrs.at(name).struct_value().fields().at("recall").number_value(), 1e-3) << name;
+  }
+  // Run again on the kept store: the site is kept, its rules get a new version.
+  r = Vertexctl(eval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Vertexctl("rules list --store " + store + " --site vertexdemo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"versions\":[\"1\",\"2\"]"), std::string::npos) << r.out.substr(0, 2000);
+  // Without --store nothing is written; a store that cannot be created is an error.
+  r = Vertexctl(eval.substr(0, eval.find(" --store")) + " --store /proc/no/such/dir");
+  EXPECT_EQ(r.exit_code, 1);
+  fs::remove_all(store);
+}
+
 }  // namespace
 }  // namespace vertex::cli

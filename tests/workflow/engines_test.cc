@@ -5,11 +5,11 @@
 
 #include "common/demo/site_generator.h"
 #include "common/eval/ground_truth.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/temp_dir.h"
@@ -64,7 +64,7 @@ class EnginesTest : public ::testing::Test {
   std::unique_ptr<store::RuleStore> store_;
   ExtractionEngine extraction_;
   LearningEngine learning_;
-  MonitorEngine monitor_;
+  monitor::MonitorEngine monitor_;
 };
 
 DemoSite* EnginesTest::demo_ = nullptr;

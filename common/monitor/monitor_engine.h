@@ -5,11 +5,32 @@
 // pages (chosen when the rule was learnt, with their golden extractions):
 // supplied by the scheduler in the request, or else fetched through the
 // engine's Fetcher (robots.txt, per-host delay, timeouts: fetch/fetcher.h).
-// A supplied page that is no bellwether is routed to a cluster by URL regex
-// and tested there without golden values. On each page:
+// A supplied page is parsed once and routed to the cluster it belongs to,
+// by page identity first, then by structure; the URL regex is a cheap
+// pre-filter, never the decider between clusters (a site's clusters may
+// share one URL pattern):
+//   bellwether  its URL is a bellwether of the cluster (golden values known)
+//   sample      its URL is a page of the cluster (member or attached) in the
+//               site's stored sample clustering
+//   signature   the first cluster, by decreasing importance, among those
+//               whose URL regex matches, whose rule's masked signature (or
+//               one of its extra_signatures: clusters merged into it)
+//               covers the page's vector
+//   nearest     else, among those, the cluster whose signature agrees with
+//               the most bytes of the vector (ties: importance); the page
+//               is NOT covered (it fails the shingle test), but when the
+//               rule still extracts a complete record from it
+//               (extract::NearestMatchFailure) it counts in the verdict's
+//               nearest_matched and its evidence says so: drift, not yet
+//               lost records
+//   url         a page that cannot be parsed goes to the first cluster whose
+//               URL regex matches, with its parse error
+// A page no URL regex matches (and neither a bellwether nor a sample page)
+// is unrouted. Each check records routed_by and the agreement. On each
+// page:
 //   shingle test  does the cluster's masked signature cover the page?
 //   field test    are all mandatory attributes extracted, and constant
-//                 attributes equal to their golden values?
+//                 attributes equal to their golden values (bellwethers)?
 // Verdict per cluster, with `threshold` the share of tested pages allowed
 // to fail (default 0.2; the paper's "majority" is 0.5, but a page the
 // signature does not cover gets no record at all, and an optional section
@@ -27,11 +48,12 @@
 //
 // Thread-safety: Monitor() and GetHistory() may be called from many threads
 // at once.
-#ifndef VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
-#define VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
+#ifndef VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_
+#define VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "common/fetch/fetcher.h"
@@ -39,7 +61,7 @@
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 
 struct MonitorEngineOptions {
   html::ParseOptions parse;
@@ -54,7 +76,7 @@ struct MonitorEngineOptions {
   std::function<absl::Status(const v1::MonitorRun&)> record;
 };
 
-class MonitorEngine final : public MonitoringApi {
+class MonitorEngine final : public workflow::MonitoringApi {
  public:
   // `store` must outlive the engine.
   MonitorEngine(const store::RuleStore* store, MonitorEngineOptions options);
@@ -66,6 +88,14 @@ class MonitorEngine final : public MonitoringApi {
   // outside [0, 1].
   absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override;
 
+  // One Monitor run whose pages come in several messages (the first
+  // carries the fields): each message's pages are checked as it is read,
+  // so only one message's pages are held at a time. The same errors as
+  // Monitor (a page's naming its index in the whole stream), and
+  // InvalidArgument for a stream without message.
+  absl::StatusOr<v1::MonitorResponse> MonitorStream(
+      const workflow::MessageReader<v1::MonitorRequest>& read) override;
+
   // NotFound for an unknown site.
   absl::StatusOr<v1::GetHistoryResponse> GetHistory(const v1::GetHistoryRequest& request) override;
 
@@ -74,6 +104,6 @@ class MonitorEngine final : public MonitoringApi {
   MonitorEngineOptions options_;
 };
 
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor
 
-#endif  // VERTEX_COMMON_WORKFLOW_MONITOR_ENGINE_H_
+#endif  // VERTEX_COMMON_MONITOR_MONITOR_ENGINE_H_

@@ -20,25 +20,33 @@
 #include <mutex>
 #include <set>
 
+#include "absl/strings/str_join.h"
 #include "common/demo/versioned_site.h"
 #include "common/fetch/fetcher.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "common/workflow/monitor_engine.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "absl/strings/str_join.h"
 #include "tests/testing/http_server.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using workflow::ApiRunReport;
+using workflow::ClientPage;
+using workflow::ExtractionEngine;
+using workflow::ExtractionEngineOptions;
+using workflow::FormatRunReport;
+using workflow::LearningEngine;
+using workflow::LearningEngineOptions;
+using workflow::RunSiteThroughApi;
 
 constexpr char kSite[] = "shop";
 constexpr int kTemplates = 3;
@@ -596,4 +604,4 @@ TEST_F(MonitoringTest, FetchFailuresAreUnreachableNotChanges) {
 }
 
 }  // namespace
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor

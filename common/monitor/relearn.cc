@@ -1,11 +1,13 @@
-// LearningEngine::Relearn: a changed site's fresh sample, rule reuse
-// (Vertex IV-C) and automatic repair (learning_engine.h, learning.proto).
+// Relearn: a changed site's fresh sample, rule reuse (Vertex IV-C) and
+// automatic repair (relearn.h, learning.proto).
 //
 // Everything is computed before anything is written: the fresh pages are
 // parsed and clustered in memory, each new cluster's outcome decided, and
 // then the sample, the clustering and the new rule versions are stored, in
 // that order (three kinds of writes, each atomic: a crash between them
 // leaves a state that a second Relearn repairs).
+#include "common/monitor/relearn.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -16,16 +18,21 @@
 #include "common/learn/rule_learner.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
-#include "common/workflow/learning_engine.h"
+#include "common/monitor/bellwethers.h"
+#include "common/monitor/rule_checks.h"
 #include "common/workflow/learning_internal.h"
-#include "common/workflow/rule_checks.h"
 #include "common/workflow/sample_view.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 namespace {
 
-using internal::NowMs;
-using internal::SampleTasks;
+using workflow::ClusterLearnResult;
+using workflow::FindSampleCluster;
+using workflow::PageLoader;
+using workflow::PagePool;
+using workflow::SampleClustering;
+using workflow::internal::NowMs;
+using workflow::internal::SampleTasks;
 
 // Shared URLs field-tested per candidate rule.
 constexpr size_t kMaxFieldTestPages = 20;
@@ -69,10 +76,12 @@ struct Candidate {
 
 }  // namespace
 
-absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnRequest& request) {
+absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const v1::RelearnRequest& request) {
+  store::RuleStore* const rule_store = context.store;
+  const RelearnOptions& options = context.options;
   const std::string& site_id = request.site();
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", site_id));
-  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(site_id));
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, rule_store->GetSite(site_id));
   VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(site.schema()));
   {
     std::set<std::string> urls;
@@ -85,13 +94,13 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
       }
     }
   }
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> old_records, store_->ClustersOfSite(site_id));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> old_records, rule_store->ClustersOfSite(site_id));
   if (std::none_of(old_records.begin(), old_records.end(),
                    [](const v1::ClusterRecord& r) { return r.current_version() > 0; })) {
     return absl::FailedPreconditionError("site \"" + site_id +
                                          "\" has no rule to reuse: learn its clusters first (vertexctl learn)");
   }
-  VERTEX_ASSIGN_OR_RETURN(v1::SampleState old_state, store_->GetSampleState(site_id));
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState old_state, rule_store->GetSampleState(site_id));
   v1::RelearnResponse response;
   response.set_site(site_id);
 
@@ -99,7 +108,7 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
   // stored sample's URLs), outside the site's lock.
   std::vector<v1::Page> given(request.pages().begin(), request.pages().end());
   if (given.empty()) {
-    if (options_.fetcher == nullptr) {
+    if (options.fetcher == nullptr) {
       return absl::FailedPreconditionError(
           "no fresh page given and this server fetches no page (no fetcher configured): supply the pages");
     }
@@ -113,10 +122,10 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
     for (const std::string& u : old_state.urls()) {
       if (seen.insert(u).second) urls.push_back(u);
     }
-    const size_t max_pages = request.max_pages() > 0 ? request.max_pages() : options_.relearn_pages;
+    const size_t max_pages = request.max_pages() > 0 ? request.max_pages() : options.relearn_pages;
     if (urls.size() > max_pages) urls.resize(max_pages);
     for (const std::string& u : urls) {
-      absl::StatusOr<fetch::FetchResult> fetched = options_.fetcher->Fetch(u);
+      absl::StatusOr<fetch::FetchResult> fetched = options.fetcher->Fetch(u);
       if (!fetched.ok()) {
         v1::PageError* e = response.add_errors();
         e->set_url(u);
@@ -131,9 +140,9 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
   }
   std::vector<FreshPage> fresh;
   {
-    html::Parser parser(options_.cluster.parse);
+    html::Parser parser(options.parse);
     for (const v1::Page& p : given) {
-      std::optional<v1::SamplePage> page = internal::SamplePageOf(parser, p, response.mutable_errors());
+      std::optional<v1::SamplePage> page = workflow::internal::SamplePageOf(parser, p, response.mutable_errors());
       if (!page.has_value()) continue;
       FreshPage f{page->url(), std::move(*page->mutable_html()), {}};
       std::copy(page->shingle_vector().begin(), page->shingle_vector().end(), f.vector.begin());
@@ -150,16 +159,16 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
   }
   response.set_pages(static_cast<uint32_t>(fresh.size()));
 
-  absl::ReleasableMutexLock lock(SiteLock(site_id));
+  absl::ReleasableMutexLock lock(context.site_lock(site_id));
   // Re-read under the lock: the state the writes below replace.
-  VERTEX_ASSIGN_OR_RETURN(old_records, store_->ClustersOfSite(site_id));
-  VERTEX_ASSIGN_OR_RETURN(old_state, store_->GetSampleState(site_id));
+  VERTEX_ASSIGN_OR_RETURN(old_records, rule_store->ClustersOfSite(site_id));
+  VERTEX_ASSIGN_OR_RETURN(old_state, rule_store->GetSampleState(site_id));
 
   // 2. The old clusters with a rule.
   std::vector<OldCluster> olds;
   for (const v1::ClusterRecord& r : old_records) {
     if (r.current_version() == 0) continue;
-    VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store_->GetRule(site_id, r.cluster_id(), store::kCurrentVersion));
+    VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, rule_store->GetRule(site_id, r.cluster_id(), store::kCurrentVersion));
     absl::StatusOr<extract::CompiledRule> compiled = extract::CompiledRule::Create(rule, schema);
     if (!compiled.ok()) continue;  // a rule of an older schema: not a candidate
     OldCluster o;
@@ -182,13 +191,13 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
   std::map<std::string, std::map<std::string, std::string>> snapshots;  // cluster -> url -> html
   auto old_html = [&](const OldCluster& o, const std::string& url) -> absl::StatusOr<std::optional<std::string>> {
     if (auto it = old_index.find(url); it != old_index.end()) {
-      VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store_->GetSamplePage(site_id, it->second));
+      VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, rule_store->GetSamplePage(site_id, it->second));
       return std::optional<std::string>(page.html());
     }
     auto [entry, added] = snapshots.try_emplace(o.record.cluster_id());
     if (added) {
       VERTEX_ASSIGN_OR_RETURN(std::vector<v1::PageSnapshot> snaps,
-                              store_->Snapshots(site_id, o.record.cluster_id(), store::kCurrentVersion));
+                              rule_store->Snapshots(site_id, o.record.cluster_id(), store::kCurrentVersion));
       for (v1::PageSnapshot& s : snaps) entry->second[s.url()] = std::move(*s.mutable_html());
     }
     auto it = entry->second.find(url);
@@ -208,10 +217,10 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
     if (i >= fresh.size()) return absl::OutOfRangeError(absl::StrCat("fresh page #", i));
     return site::PageFile{fresh[i].url, fresh[i].url, fresh[i].html};
   };
-  VERTEX_ASSIGN_OR_RETURN(SampleClustering sc, ComputeClustering(site_id, std::move(state), load));
+  VERTEX_ASSIGN_OR_RETURN(SampleClustering sc, context.compute_clustering(site_id, std::move(state), load));
   response.set_unassigned_pages(static_cast<uint32_t>(sc.clustering.unassigned.size()));
-  PagePool pool(sc.clustering, options_.cluster.parse, load);
-  html::Parser parser(options_.cluster.parse);
+  PagePool pool(sc.clustering, options.parse, load);
+  html::Parser parser(options.parse);
 
   // The field test of an old rule on the old and new versions of shared
   // URLs (IV-C): constant attributes equal, mandatory ones extracted from
@@ -367,7 +376,7 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
       with_signature.set_signature(record.signature());
       VERTEX_ASSIGN_OR_RETURN(extract::CompiledRule compiled, extract::CompiledRule::Create(with_signature, schema));
       VERTEX_RETURN_IF_ERROR(
-          AddBellwethers(compiled, sc.state, sample_cluster, {}, pool, options_.bellwethers, &commit));
+          AddBellwethers(compiled, sc.state, sample_cluster, {}, pool, options.bellwethers, &commit));
       v1::EditorState editor = record.editor();
       editor.set_state(v1::DONE);
       editor.clear_tasks();
@@ -425,7 +434,7 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
         std::optional<ClusterLearnResult> learnt;
         if (!annotations.empty()) {
           VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r,
-                                  LearnCluster(schema, sc.clustering, c, annotations, pool, options_.learn));
+                                  workflow::LearnCluster(schema, sc.clustering, c, annotations, pool, options.learn));
           learnt = std::move(r);
         }
         if (learnt && learnt->compiled) {
@@ -472,7 +481,7 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
             std::vector<size_t> annotated;
             for (size_t i = 0; i < k; ++i) annotated.push_back(fresh_index[bellwethers[i]]);
             VERTEX_RETURN_IF_ERROR(
-                AddBellwethers(compiled, sc.state, sample_cluster, annotated, pool, options_.bellwethers, &commit));
+                AddBellwethers(compiled, sc.state, sample_cluster, annotated, pool, options.bellwethers, &commit));
             std::vector<std::string> queued;
             for (size_t a = 0; a < schema.size(); ++a) {
               const std::string& name = schema.attribute(a).name();
@@ -544,18 +553,18 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
     p.set_shingle_vector(std::string(f.vector.begin(), f.vector.end()));
     pages.push_back(std::move(p));
   }
-  VERTEX_RETURN_IF_ERROR(store_->ReplaceSamplePages(site_id, pages));
-  VERTEX_RETURN_IF_ERROR(store_->PutSampleClustering(site_id, sc.state, records));
+  VERTEX_RETURN_IF_ERROR(rule_store->ReplaceSamplePages(site_id, pages));
+  VERTEX_RETURN_IF_ERROR(rule_store->PutSampleClustering(site_id, sc.state, records));
   std::map<std::string, int64_t> versions;
   for (const store::RuleCommit& commit : commits) {
-    VERTEX_ASSIGN_OR_RETURN(versions[commit.rule.cluster_id()], store_->CommitRule(commit));
+    VERTEX_ASSIGN_OR_RETURN(versions[commit.rule.cluster_id()], rule_store->CommitRule(commit));
   }
   for (v1::ClusterOutcome& out : *response.mutable_clusters()) {
     if (out.version() == -1) out.set_version(versions[out.cluster_id()]);
   }
   lock.Release();
-  Notify(site_id);
+  context.notify(site_id);
   return response;
 }
 
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor

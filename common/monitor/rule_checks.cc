@@ -1,24 +1,17 @@
-#include "common/workflow/rule_checks.h"
+#include "common/monitor/rule_checks.h"
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "common/util/status_macros.h"
 
-namespace vertex::workflow {
+namespace vertex::monitor {
 namespace {
 
 std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::string>& values) {
   std::vector<std::string> out(values.begin(), values.end());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-int Distance(const shingle::ShingleVector& a, const shingle::ShingleVector& b) {
-  int d = 0;
-  for (size_t i = 0; i < a.size(); ++i) d += a[i] != b[i];
-  return d;
 }
 
 }  // namespace
@@ -73,53 +66,57 @@ bool FailsFieldTest(const v1::PageCheck& check) {
   return !check.parse_error().empty() || check.missing_mandatory_size() > 0 || check.changed_constants_size() > 0;
 }
 
-absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::CompiledRule& rule,
-                                                                std::string_view html, const std::string& url,
-                                                                const v1::GoldenExtraction* golden,
-                                                                html::Parser& parser, v1::PageCheck* check) {
+ParsedPage ParseForChecks(std::string_view html, const std::string& url, html::Parser& parser) {
+  ParsedPage parsed;
+  shingle::Shingler shingler;
+  parsed.page = parser.Parse(html, url, "", &shingler);
+  if (parsed.page.ok()) parsed.vector = shingler.Finish();
+  return parsed;
+}
+
+std::vector<shingle::MaskedVector> RuleSignatures(const extract::CompiledRule& rule) {
+  std::vector<shingle::MaskedVector> out = {rule.signature()};
+  for (const std::string& text : rule.proto().extra_signatures()) {
+    if (absl::StatusOr<shingle::MaskedVector> m = shingle::MaskedVector::Parse(text); m.ok()) out.push_back(*m);
+  }
+  return out;
+}
+
+bool AnyCovers(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v) {
+  return std::any_of(signatures.begin(), signatures.end(),
+                     [&](const shingle::MaskedVector& m) { return m.Covers(v); });
+}
+
+Agreement BestAgreement(const std::vector<shingle::MaskedVector>& signatures, const shingle::ShingleVector& v) {
+  Agreement best;
+  for (const shingle::MaskedVector& m : signatures) {
+    const int bytes = m.Agreement(v);
+    if (best.kept == 0 || bytes > best.bytes) best = Agreement{bytes, m.kept()};
+  }
+  return best;
+}
+
+absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extract::CompiledRule& rule,
+                                                                      const ParsedPage& parsed, const std::string& url,
+                                                                      const v1::GoldenExtraction* golden,
+                                                                      v1::PageCheck* check) {
   check->set_url(url);
   check->set_has_golden(golden != nullptr);
-  shingle::Shingler shingler;
-  absl::StatusOr<html::Page> page = parser.Parse(html, url, "", &shingler);
-  if (!page.ok()) {
-    check->set_parse_error(std::string(page.status().message()));
+  if (!parsed.page.ok()) {
+    check->set_parse_error(std::string(parsed.page.status().message()));
     return std::vector<extract::AttributeResult>();
   }
-  check->set_covered(rule.signature().Covers(shingler.Finish()));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*page));
+  check->set_covered(rule.signature().Covers(parsed.vector) || AnyCovers(RuleSignatures(rule), parsed.vector));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*parsed.page));
   FieldTest(rule.schema(), results, golden, check);
   return results;
 }
 
-std::vector<size_t> ChooseBellwethers(const std::vector<size_t>& members, const std::vector<size_t>& first,
-                                      const std::vector<shingle::ShingleVector>& vectors, size_t count) {
-  std::vector<size_t> chosen;
-  std::set<size_t> taken;
-  for (size_t p : first) {
-    if (chosen.size() >= count) break;
-    if (taken.insert(p).second) chosen.push_back(p);
-  }
-  // nearest[i]: distance of members[i] to its nearest chosen page.
-  std::vector<int> nearest(members.size(), shingle::kVectorBytes + 1);
-  auto update = [&](size_t page) {
-    if (page >= vectors.size()) return;
-    for (size_t i = 0; i < members.size(); ++i) {
-      if (members[i] < vectors.size()) nearest[i] = std::min(nearest[i], Distance(vectors[members[i]], vectors[page]));
-    }
-  };
-  for (size_t p : chosen) update(p);
-  while (chosen.size() < count) {
-    size_t best = members.size();
-    for (size_t i = 0; i < members.size(); ++i) {
-      if (taken.count(members[i])) continue;
-      if (best == members.size() || nearest[i] > nearest[best]) best = i;
-    }
-    if (best == members.size()) break;
-    taken.insert(members[best]);
-    chosen.push_back(members[best]);
-    update(members[best]);
-  }
-  return chosen;
+absl::StatusOr<std::vector<extract::AttributeResult>> CheckPage(const extract::CompiledRule& rule,
+                                                                std::string_view html, const std::string& url,
+                                                                const v1::GoldenExtraction* golden,
+                                                                html::Parser& parser, v1::PageCheck* check) {
+  return CheckParsedPage(rule, ParseForChecks(html, url, parser), url, golden, check);
 }
 
-}  // namespace vertex::workflow
+}  // namespace vertex::monitor
