@@ -13,11 +13,21 @@
 //      extraction             SiteExtractor::Extract: URL match (RE2::Set),
 //                             parse + DOM + shingle, rule matching, rule
 //                             application for every attribute
+//      extraction, nearest    the same rules, each signature with one kept
+//                             byte flipped so that it covers none of its
+//                             cluster's pages: every page goes through the
+//                             nearest fallback (agreements, the nearest
+//                             rule applied, its record checked)
 //    and, on the page just parsed with the shingle sink, the pieces of
 //    extraction: URL match, rule matching, the whole rule, each attribute's
-//    rule alone. Each round sums every page; reported are medians over the
-//    rounds of ms/page and of the ratio to Gumbo alone (target: extraction
-//    <= 1.3).
+//    rule alone, and ExtractParsed with the covering and with the flipped
+//    signatures (their difference: what the fallback adds to a page). Each
+//    round sums every page; reported are medians over the rounds of ms/page
+//    and of the ratio to Gumbo alone (target: extraction <= 1.3).
+//    Before timing, every page is extracted once with the rules as learnt,
+//    with the nearest fallback off, and with the flipped signatures: the
+//    records' F1 against the ground truth, how each page was matched, and
+//    how many nearest records equal the covered ones.
 // 2. The in-process extraction rate, SiteExtractor::Extract over all pages
 //    on 1 and on 2 threads (each its own parser), alternated; median of the
 //    passes.
@@ -30,6 +40,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,14 +71,17 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-enum Variant { kGumbo, kDom, kShingle, kExtract, kVariantCount };
+enum Variant { kGumbo, kDom, kShingle, kExtract, kNearest, kVariantCount };
 constexpr const char* kVariantNames[kVariantCount] = {"Gumbo parse alone", "parse + DOM", "parse + DOM + shingle",
-                                                      "extraction (Extract)"};
+                                                      "extraction (Extract)",
+                                                      "extraction, no signature covers (nearest)"};
 
 // Seconds summed over the pages of one round.
 struct RoundTimes {
   double variant[kVariantCount] = {};
   double url = 0, matching = 0, apply = 0;
+  // ExtractParsed on the parsed page: covering signatures, flipped ones.
+  double parsed_covered = 0, parsed_nearest = 0;
   std::vector<double> attribute;  // by schema index: that attribute's rule alone
 };
 
@@ -80,27 +94,33 @@ struct SingleAttributeRule {
 // Times the variants and pieces on one thread.
 class PairedTimer {
  public:
-  static absl::StatusOr<PairedTimer> Create(const extract::SiteExtractor& extractor);
+  // `uncovering`: the same rules with signatures covering none of the pages.
+  static absl::StatusOr<PairedTimer> Create(const extract::SiteExtractor& extractor,
+                                            const extract::SiteExtractor& uncovering);
 
   // Times variant `v` on `page`, adding to `round`; with kShingle, also the
   // pieces of extraction on the parsed page. False when a parse fails.
   bool Time(Variant v, const BenchPage& page, RoundTimes& round);
 
  private:
-  explicit PairedTimer(const extract::SiteExtractor& extractor) : extractor_(extractor) {}
+  PairedTimer(const extract::SiteExtractor& extractor, const extract::SiteExtractor& uncovering)
+      : extractor_(extractor), uncovering_(uncovering) {}
   bool TimeParse(Variant v, const BenchPage& page, RoundTimes& round);
   void TimePieces(const html::Page& page, const shingle::ShingleVector& vector, RoundTimes& round);
 
   const extract::SiteExtractor& extractor_;
+  const extract::SiteExtractor& uncovering_;
   std::unique_ptr<html::Arena> arena_ = std::make_unique<html::Arena>();
   GumboOptions options_ = html::GumboOptionsFor(arena_.get());
   std::unique_ptr<html::Parser> parser_ = std::make_unique<html::Parser>();
   shingle::Shingler shingler_;
+  bool covered_first_ = false;
   std::vector<std::vector<SingleAttributeRule>> single_;  // by index into extractor_.rules()
 };
 
-absl::StatusOr<PairedTimer> PairedTimer::Create(const extract::SiteExtractor& extractor) {
-  PairedTimer timer(extractor);
+absl::StatusOr<PairedTimer> PairedTimer::Create(const extract::SiteExtractor& extractor,
+                                                const extract::SiteExtractor& uncovering) {
+  PairedTimer timer(extractor, uncovering);
   for (const extract::CompiledRule& rule : extractor.rules()) {
     std::vector<SingleAttributeRule> singles;
     for (const v1::AttributeRule& a : rule.proto().attributes()) {
@@ -123,7 +143,8 @@ bool PairedTimer::Time(Variant v, const BenchPage& p, RoundTimes& round) {
     benchmark::DoNotOptimize(gumbo_parse_with_options(&options_, p.bytes.data(), p.bytes.size()));
     arena_->Reset();
   } else {
-    absl::StatusOr<extract::Record> record = extractor_.Extract(p.bytes, p.url, *parser_);
+    const extract::SiteExtractor& e = v == kNearest ? uncovering_ : extractor_;
+    absl::StatusOr<extract::Record> record = e.Extract(p.bytes, p.url, *parser_);
     benchmark::DoNotOptimize(record);
     ok = record.ok();
   }
@@ -152,9 +173,18 @@ void PairedTimer::TimePieces(const html::Page& page, const shingle::ShingleVecto
   const std::vector<size_t> by_url = extractor_.MatchUrl(page.url());
   round.url += Since(start);
   start = Clock::now();
-  const auto covering = std::find_if(by_url.begin(), by_url.end(),
-                                     [&](size_t i) { return extractor_.rules()[i].signature().Covers(vector); });
+  const auto covering = std::find_if(by_url.begin(), by_url.end(), [&](size_t i) {
+    return extractor_.rules()[i].CoveringSignature(vector) != nullptr;
+  });
   round.matching += Since(start);
+  // Covered and nearest, in alternating order (the second runs warmer).
+  covered_first_ = !covered_first_;
+  for (int k = 0; k < 2; ++k) {
+    const bool covered = (k == 0) == covered_first_;
+    start = Clock::now();
+    benchmark::DoNotOptimize((covered ? extractor_ : uncovering_).ExtractParsed(page, vector));
+    (covered ? round.parsed_covered : round.parsed_nearest) += Since(start);
+  }
   if (covering == by_url.end()) return;
   start = Clock::now();
   benchmark::DoNotOptimize(extractor_.rules()[*covering].Apply(page));
@@ -171,6 +201,7 @@ struct PairedResult {
   // Medians over rounds: ms/page and the ratio to Gumbo alone.
   double ms[kVariantCount] = {}, ratio[kVariantCount] = {};
   double url_ms = 0, matching_ms = 0, apply_ms = 0;
+  double parsed_covered_ms = 0, parsed_nearest_ms = 0;
   // Extraction minus parse + DOM + shingle and the pieces.
   double rest_ms = 0;
   std::vector<double> attribute_ms;  // by schema index
@@ -195,6 +226,8 @@ PairedResult Summarise(const std::vector<RoundTimes>& rounds, size_t pages, size
   out.url_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.url, pages); });
   out.matching_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.matching, pages); });
   out.apply_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.apply, pages); });
+  out.parsed_covered_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.parsed_covered, pages); });
+  out.parsed_nearest_ms = median_of([&](const RoundTimes& r) { return MsPerPage(r.parsed_nearest, pages); });
   out.rest_ms = median_of([&](const RoundTimes& r) {
     return MsPerPage(r.variant[kExtract] - r.variant[kShingle] - r.url - r.matching - r.apply, pages);
   });
@@ -204,9 +237,10 @@ PairedResult Summarise(const std::vector<RoundTimes>& rounds, size_t pages, size
   return out;
 }
 
-absl::StatusOr<PairedResult> RunPaired(const extract::SiteExtractor& extractor, const BenchCorpus& corpus,
+absl::StatusOr<PairedResult> RunPaired(const extract::SiteExtractor& extractor,
+                                       const extract::SiteExtractor& uncovering, const BenchCorpus& corpus,
                                        int rounds) {
-  VERTEX_ASSIGN_OR_RETURN(PairedTimer timer, PairedTimer::Create(extractor));
+  VERTEX_ASSIGN_OR_RETURN(PairedTimer timer, PairedTimer::Create(extractor, uncovering));
   std::vector<RoundTimes> times;
   size_t failures = 0;
   for (int r = 0; r < rounds; ++r) {
@@ -271,25 +305,82 @@ Rates RunRates(const extract::SiteExtractor& extractor, const BenchCorpus& corpu
   return out;
 }
 
+// One extraction of every page: the records scored, how each page was
+// matched, and each page's values.
+struct Pass {
+  eval::Scorer scorer;
+  std::map<std::string, size_t> kinds;  // "signature", "nearest", else the status
+  std::vector<std::vector<std::vector<std::string>>> values;  // by page, attribute
+};
+
+std::string MatchKind(const absl::StatusOr<extract::Record>& r) {
+  if (!r.ok()) return "error";
+  if (r->matched_by != extract::MatchedBy::kNone) return extract::MatchedByName(r->matched_by);
+  return extract::RecordStatusName(r->status);
+}
+
 // Extracts every page once (also the warm-up) and scores the records
 // against the ground truth: the rules are real, not empty.
-eval::Scorer ScoreOnce(const BenchSite& site, const extract::SiteExtractor& extractor, const BenchCorpus& corpus) {
-  eval::Scorer scorer;
+Pass ScoreOnce(const BenchSite& site, const extract::SiteExtractor& extractor, const BenchCorpus& corpus) {
+  Pass out;
   html::Parser parser;
   for (size_t i = 0; i < corpus.pages.size(); ++i) {
     absl::StatusOr<extract::Record> record = extractor.Extract(corpus.pages[i].bytes, corpus.pages[i].url, parser);
+    ++out.kinds[MatchKind(record)];
+    std::vector<std::vector<std::string>>& values = out.values.emplace_back(extractor.schema().size());
+    for (size_t a = 0; record.ok() && a < record->attributes.size() && a < values.size(); ++a) {
+      values[a] = record->attributes[a].values;
+    }
     auto truth = site.truth.pages.find(eval::PageIdOfFile(site.files[i]));
     if (truth == site.truth.pages.end()) continue;
     for (size_t a = 0; a < extractor.schema().size(); ++a) {
       const std::string& name = extractor.schema().attribute(a).name();
-      auto values = truth->second.find(name);
-      if (values == truth->second.end()) continue;
-      std::vector<std::string> got;
-      if (record.ok() && a < record->attributes.size()) got = record->attributes[a].values;
-      scorer.Add(name, got, values->second);
+      auto expected = truth->second.find(name);
+      if (expected != truth->second.end()) out.scorer.Add(name, values[a], expected->second);
     }
   }
-  return scorer;
+  return out;
+}
+
+// `rules` with one kept byte of each signature flipped: it covers none of
+// the pages it covered, and agrees with them in one byte less.
+std::vector<v1::Rule> UncoveringRules(std::vector<v1::Rule> rules) {
+  for (v1::Rule& rule : rules) {
+    absl::StatusOr<shingle::MaskedVector> m = shingle::MaskedVector::Parse(rule.signature());
+    if (!m.ok() || m->kept() == 0) continue;
+    shingle::ShingleVector bytes;
+    for (int i = 0; i < shingle::kVectorBytes; ++i) bytes[i] = m->byte(i);
+    for (int i = 0; i < shingle::kVectorBytes; ++i) {
+      if (m->is_wildcard(i)) continue;
+      bytes[i] ^= 0xff;
+      break;
+    }
+    rule.set_signature(shingle::MaskedVector(bytes, m->wildcards()).ToText());
+    rule.clear_extra_signatures();
+  }
+  return rules;
+}
+
+void PrintPass(const char* label, const Pass& pass) {
+  std::printf("  %-34s F1:", label);
+  for (const auto& [name, s] : pass.scorer.scores()) std::printf(" %s %.4f", name.c_str(), s.f1());
+  std::printf("; pages:");
+  for (const auto& [kind, n] : pass.kinds) std::printf(" %s %zu", kind.c_str(), n);
+  std::printf("\n");
+}
+
+// Pages `nearest` matched by nearest whose values equal `covered`'s.
+size_t SameValues(const Pass& covered, const Pass& nearest, size_t* matched) {
+  size_t same = 0;
+  *matched = 0;
+  for (size_t i = 0; i < covered.values.size() && i < nearest.values.size(); ++i) {
+    bool any = false;
+    for (const auto& v : nearest.values[i]) any = any || !v.empty();
+    if (!any) continue;
+    ++*matched;
+    same += covered.values[i] == nearest.values[i];
+  }
+  return same;
 }
 
 void PrintRules(const LearntRules& learnt, const BenchSite& site) {
@@ -304,11 +395,6 @@ void PrintRules(const LearntRules& learnt, const BenchSite& site) {
   }
 }
 
-void PrintScores(const eval::Scorer& scorer) {
-  std::printf("records scored against the ground truth (F1):");
-  for (const auto& [name, s] : scorer.scores()) std::printf(" %s %.3f", name.c_str(), s.f1());
-  std::printf("\n");
-}
 
 void PrintTable(const PairedResult& r, const Rates& rates, const schema::CompiledSchema& schema, int passes) {
   std::printf("\npaired, %zu rounds over %zu pages, medians over rounds:\n", r.rounds, r.pages);
@@ -327,6 +413,12 @@ void PrintTable(const PairedResult& r, const Rates& rates, const schema::Compile
     std::printf("  %-40s %9.3f %9.3f\n", label.c_str(), r.attribute_ms[a], r.attribute_ms[a] / gumbo);
   }
   std::printf("  %-40s %9.3f %9.3f\n", "rest (extraction - all the above)", r.rest_ms, r.rest_ms / gumbo);
+  std::printf("  %-40s %9.3f %9.3f\n", "ExtractParsed, signatures cover", r.parsed_covered_ms,
+              r.parsed_covered_ms / gumbo);
+  std::printf("  %-40s %9.3f %9.3f\n", "ExtractParsed, nearest fallback", r.parsed_nearest_ms,
+              r.parsed_nearest_ms / gumbo);
+  std::printf("  %-40s %9.3f %9.3f\n", "  what the fallback adds", r.parsed_nearest_ms - r.parsed_covered_ms,
+              (r.parsed_nearest_ms - r.parsed_covered_ms) / gumbo);
   std::printf("in-process extraction rate (Extract over all pages, median of %d passes):\n", passes);
   std::printf("  1 thread   %8.1f pages/s  (%.3f ms/page)\n", rates.one, 1e3 / rates.one);
   std::printf("  2 threads  %8.1f pages/s  (x %.2f of 1 thread)\n", rates.two, rates.two / rates.one);
@@ -346,6 +438,9 @@ std::string ReportJson(const BenchSite& site, const PairedResult& r, const Rates
   w.Key("parse_dom_shingle_over_gumbo").Double(r.ratio[kShingle]);
   w.Key("url_match_ms_per_page").Double(r.url_ms).Key("rule_matching_ms_per_page").Double(r.matching_ms);
   w.Key("apply_ms_per_page").Double(r.apply_ms).Key("rest_ms_per_page").Double(r.rest_ms);
+  w.Key("extract_nearest_ms_per_page").Double(r.ms[kNearest]).Key("extract_nearest_over_gumbo").Double(r.ratio[kNearest]);
+  w.Key("extract_parsed_covered_ms_per_page").Double(r.parsed_covered_ms);
+  w.Key("extract_parsed_nearest_ms_per_page").Double(r.parsed_nearest_ms);
   w.Key("attribute_ms_per_page").BeginObject();
   for (size_t a = 0; a < r.attribute_ms.size(); ++a) w.Key(site.schema->attribute(a).name()).Double(r.attribute_ms[a]);
   w.EndObject().Key("f1").BeginObject();
@@ -375,10 +470,22 @@ absl::Status Run(int argc, char** argv) {
   }
   std::printf("corpus: %s: %zu pages, %.1f MB\n", corpus.name.c_str(), corpus.pages.size(), corpus.total_bytes / 1e6);
   PrintRules(learnt, site);
-  const eval::Scorer scorer = ScoreOnce(site, extractor, corpus);
-  PrintScores(scorer);
+  VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor off,
+                          extract::SiteExtractor::Create(*site.schema, learnt.rules, {.nearest = false}));
+  VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor uncovering,
+                          extract::SiteExtractor::Create(*site.schema, UncoveringRules(learnt.rules)));
+  std::printf("records scored against the ground truth, and how the pages were matched:\n");
+  const Pass scored = ScoreOnce(site, extractor, corpus);
+  PrintPass("rules as learnt", scored);
+  PrintPass("rules as learnt, --no-nearest", ScoreOnce(site, off, corpus));
+  const Pass flipped = ScoreOnce(site, uncovering, corpus);
+  PrintPass("signatures flipped (all nearest)", flipped);
+  size_t matched = 0;
+  const size_t same = SameValues(scored, flipped, &matched);
+  std::printf("  flipped: %zu of %zu pages with values have the values of the rules as learnt\n", same, matched);
+  const eval::Scorer& scorer = scored.scorer;
   std::fflush(stdout);
-  VERTEX_ASSIGN_OR_RETURN(const PairedResult paired, RunPaired(extractor, corpus, rounds));
+  VERTEX_ASSIGN_OR_RETURN(const PairedResult paired, RunPaired(extractor, uncovering, corpus, rounds));
   const Rates rates = RunRates(extractor, corpus, passes);
   PrintTable(paired, rates, *site.schema, passes);
   std::printf("JSON %s\n", ReportJson(site, paired, rates, scorer).c_str());

@@ -26,7 +26,8 @@ struct CompiledAttribute {
 struct CompiledRule::State {
   v1::Rule rule;
   schema::CompiledSchema schema;
-  shingle::MaskedVector signature;
+  // The signature, then the extra signatures; never empty.
+  std::vector<shingle::MaskedVector> signatures;
   // Parallel to the schema's attributes; null rule when none.
   std::vector<CompiledAttribute> attributes;
 };
@@ -67,18 +68,37 @@ const char* MethodName(v1::AttributeRule::Method m) {
   }
 }
 
-absl::StatusOr<CompiledRule> CompiledRule::Create(const v1::Rule& rule, const schema::CompiledSchema& schema) {
-  auto state = std::make_unique<State>(State{rule, schema, {}, {}});
+namespace {
+
+// `rule`'s signature (all-wildcard when empty), then its extra signatures.
+absl::StatusOr<std::vector<shingle::MaskedVector>> ParseSignatures(const v1::Rule& rule) {
+  std::vector<shingle::MaskedVector> out = {shingle::MaskedVector(shingle::ShingleVector{}, 0xff)};
   if (!rule.signature().empty()) {
     absl::StatusOr<shingle::MaskedVector> sig = shingle::MaskedVector::Parse(rule.signature());
     if (!sig.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("rule of cluster ", rule.cluster_id(), ": bad signature: ",
                                                      sig.status().message()));
     }
-    state->signature = *sig;
-  } else {
-    state->signature = shingle::MaskedVector(shingle::ShingleVector{}, 0xff);
+    out[0] = *sig;
   }
+  for (const std::string& text : rule.extra_signatures()) {
+    absl::StatusOr<shingle::MaskedVector> sig = shingle::MaskedVector::Parse(text);
+    if (!sig.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("rule of cluster ", rule.cluster_id(),
+                                                     ": bad extra signature: ", sig.status().message()));
+    }
+    out.push_back(*sig);
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<CompiledRule> CompiledRule::Create(const v1::Rule& rule, const schema::CompiledSchema& schema) {
+  auto state = std::make_unique<State>(State{rule, schema, {}, {}});
+  absl::StatusOr<std::vector<shingle::MaskedVector>> signatures = ParseSignatures(rule);
+  if (!signatures.ok()) return signatures.status();
+  state->signatures = *std::move(signatures);
   state->attributes.resize(schema.size());
   for (const v1::AttributeRule& a : state->rule.attributes()) {
     const int index = schema.Find(a.attribute());
@@ -103,7 +123,21 @@ CompiledRule::~CompiledRule() = default;
 
 const v1::Rule& CompiledRule::proto() const { return state_->rule; }
 const schema::CompiledSchema& CompiledRule::schema() const { return state_->schema; }
-const shingle::MaskedVector& CompiledRule::signature() const { return state_->signature; }
+const shingle::MaskedVector& CompiledRule::signature() const { return state_->signatures.front(); }
+const std::vector<shingle::MaskedVector>& CompiledRule::signatures() const { return state_->signatures; }
+
+const shingle::MaskedVector* CompiledRule::CoveringSignature(const shingle::ShingleVector& v) const {
+  for (const shingle::MaskedVector& s : state_->signatures) {
+    if (s.Covers(v)) return &s;
+  }
+  return nullptr;
+}
+
+int CompiledRule::Agreement(const shingle::ShingleVector& v) const {
+  int best = 0;
+  for (const shingle::MaskedVector& s : state_->signatures) best = std::max(best, s.Agreement(v));
+  return best;
+}
 
 std::string NearestMatchFailure(const CompiledRule& rule, const std::vector<AttributeResult>& results) {
   const schema::CompiledSchema& schema = rule.schema();

@@ -69,7 +69,8 @@ class CompiledRule {
   // Compiles `rule` for `schema`'s attributes. InvalidArgument naming the
   // attribute when it is not in the schema, its XPath does not compile, or
   // its classifier's tests do not; the rule's signature must parse when
-  // non-empty.
+  // non-empty, and each of its extra_signatures must parse (InvalidArgument
+  // naming the cluster and the text).
   static absl::StatusOr<CompiledRule> Create(const v1::Rule& rule, const schema::CompiledSchema& schema);
 
   CompiledRule(CompiledRule&&) noexcept;
@@ -85,6 +86,14 @@ class CompiledRule {
   const schema::CompiledSchema& schema() const;
   // The rule's masked signature; all-wildcard when the rule has none.
   const shingle::MaskedVector& signature() const;
+  // signature(), then Rule.extra_signatures (the signatures of clusters
+  // merged into this one) in their order: never empty.
+  const std::vector<shingle::MaskedVector>& signatures() const;
+  // The first of signatures() that covers `v`; null when none does.
+  const shingle::MaskedVector* CoveringSignature(const shingle::ShingleVector& v) const;
+  // The most kept bytes any of signatures() agrees with `v` in
+  // (MaskedVector::Agreement): how near a page none covers is to the rule.
+  int Agreement(const shingle::ShingleVector& v) const;
 
  private:
   struct State;

@@ -36,6 +36,12 @@ v1::AttributeRule::Method MethodFromName(const std::string& name) {
   return v1::AttributeRule::METHOD_UNSPECIFIED;
 }
 
+MatchedBy MatchedByFromName(const std::string& name) {
+  if (name == MatchedByName(MatchedBy::kSignature)) return MatchedBy::kSignature;
+  if (name == MatchedByName(MatchedBy::kNearest)) return MatchedBy::kNearest;
+  return MatchedBy::kNone;
+}
+
 }  // namespace
 
 v1::ExtractedRecord RecordToProto(const Record& record, const std::string& site, bool details) {
@@ -45,6 +51,10 @@ v1::ExtractedRecord RecordToProto(const Record& record, const std::string& site,
   out.set_status(StatusToProto(record.status));
   out.set_cluster_id(record.cluster_id);
   out.set_rule_version(record.rule_version);
+  out.set_matched_by(MatchedByName(record.matched_by));
+  out.set_agreement(static_cast<uint32_t>(record.agreement));
+  out.set_nearest_cluster(record.nearest_cluster);
+  out.set_nearest_rejected(record.nearest_rejected);
   for (const AttributeResult& a : record.attributes) {
     v1::ExtractedAttribute* p = out.add_attributes();
     p->set_attribute(a.attribute);
@@ -65,6 +75,10 @@ Record RecordFromProto(const v1::ExtractedRecord& proto) {
   r.status = StatusFromProto(proto.status());
   r.cluster_id = proto.cluster_id();
   r.rule_version = proto.rule_version();
+  r.matched_by = MatchedByFromName(proto.matched_by());
+  r.agreement = static_cast<int>(proto.agreement());
+  r.nearest_cluster = proto.nearest_cluster();
+  r.nearest_rejected = proto.nearest_rejected();
   r.parsed = r.status != RecordStatus::kNoUrlMatch;
   for (const v1::ExtractedAttribute& p : proto.attributes()) {
     AttributeResult a;

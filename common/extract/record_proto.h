@@ -19,7 +19,7 @@ namespace vertex::extract {
 v1::ExtractedRecord RecordToProto(const Record& record, const std::string& site, bool details);
 
 // The inverse of RecordToProto (parsed is true unless NO_URL_MATCH; an
-// unknown status reads as NO_URL_MATCH).
+// unknown status reads as NO_URL_MATCH, an unknown matched_by as kNone).
 Record RecordFromProto(const v1::ExtractedRecord& proto);
 
 }  // namespace vertex::extract

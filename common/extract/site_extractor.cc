@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/util/json_writer.h"
+#include "common/util/status_macros.h"
 
 namespace vertex::extract {
 
@@ -12,6 +13,7 @@ struct SiteExtractor::State {
   schema::CompiledSchema schema;
   std::vector<CompiledRule> rules;
   std::optional<urlpattern::UrlMatcher> urls;
+  SiteExtractorOptions options;
 };
 
 const char* RecordStatusName(RecordStatus status) {
@@ -28,9 +30,22 @@ const char* RecordStatusName(RecordStatus status) {
   return "UNKNOWN";
 }
 
+const char* MatchedByName(MatchedBy matched_by) {
+  switch (matched_by) {
+    case MatchedBy::kSignature:
+      return "signature";
+    case MatchedBy::kNearest:
+      return "nearest";
+    case MatchedBy::kNone:
+      break;
+  }
+  return "";
+}
+
 absl::StatusOr<SiteExtractor> SiteExtractor::Create(const schema::CompiledSchema& schema,
-                                                    const std::vector<v1::Rule>& rules) {
-  auto state = std::make_unique<State>(State{schema, {}, std::nullopt});
+                                                    const std::vector<v1::Rule>& rules,
+                                                    SiteExtractorOptions options) {
+  auto state = std::make_unique<State>(State{schema, {}, std::nullopt, options});
   std::vector<v1::Rule> ordered = rules;
   // By decreasing importance, then cluster id: the first match wins.
   std::stable_sort(ordered.begin(), ordered.end(), [](const v1::Rule& a, const v1::Rule& b) {
@@ -65,6 +80,7 @@ SiteExtractor::~SiteExtractor() = default;
 
 const std::vector<CompiledRule>& SiteExtractor::rules() const { return state_->rules; }
 const schema::CompiledSchema& SiteExtractor::schema() const { return state_->schema; }
+const SiteExtractorOptions& SiteExtractor::options() const { return state_->options; }
 
 std::vector<size_t> SiteExtractor::MatchUrl(std::string_view url) const {
   std::vector<size_t> out;
@@ -100,25 +116,19 @@ absl::StatusOr<Record> SiteExtractor::ExtractParsed(const html::Page& page,
   return ExtractMatched(page, vector, by_url);
 }
 
-absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, const shingle::ShingleVector& vector,
-                                                     const std::vector<size_t>& by_url) const {
+namespace {
+
+// The record `rule` gives `page` with `attributes`: OK, or PARTIAL naming
+// the mandatory attributes without a value.
+Record RecordOf(const html::Page& page, const CompiledRule& rule, std::vector<AttributeResult> attributes) {
   Record r;
   r.url = page.url();
   r.parsed = true;
-  const auto covering = std::find_if(by_url.begin(), by_url.end(),
-                                     [&](size_t i) { return state_->rules[i].signature().Covers(vector); });
-  if (covering == by_url.end()) {
-    r.status = RecordStatus::kNoShingleMatch;
-    return r;
-  }
-  const CompiledRule& rule = state_->rules[*covering];
-  absl::StatusOr<std::vector<AttributeResult>> attributes = rule.Apply(page);
-  if (!attributes.ok()) return attributes.status();
   r.cluster_id = rule.proto().cluster_id();
   r.rule_version = rule.proto().version();
-  r.attributes = *std::move(attributes);
+  r.attributes = std::move(attributes);
   for (size_t i = 0; i < r.attributes.size(); ++i) {
-    if (state_->schema.attribute(i).mandatory() && r.attributes[i].values.empty()) {
+    if (rule.schema().attribute(i).mandatory() && r.attributes[i].values.empty()) {
       r.missing_mandatory.push_back(r.attributes[i].attribute);
     }
   }
@@ -126,6 +136,58 @@ absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, con
   return r;
 }
 
+}  // namespace
+
+absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, const shingle::ShingleVector& vector,
+                                                     const std::vector<size_t>& by_url) const {
+  for (size_t i : by_url) {
+    const CompiledRule& rule = state_->rules[i];
+    const shingle::MaskedVector* covering = rule.CoveringSignature(vector);
+    if (covering == nullptr) continue;
+    VERTEX_ASSIGN_OR_RETURN(std::vector<AttributeResult> attributes, rule.Apply(page));
+    Record r = RecordOf(page, rule, std::move(attributes));
+    r.matched_by = MatchedBy::kSignature;
+    r.agreement = covering->kept();
+    return r;
+  }
+  if (state_->options.nearest) return ExtractNearest(page, vector, by_url);
+  Record r;
+  r.url = page.url();
+  r.parsed = true;
+  r.status = RecordStatus::kNoShingleMatch;
+  return r;
+}
+
+absl::StatusOr<Record> SiteExtractor::ExtractNearest(const html::Page& page, const shingle::ShingleVector& vector,
+                                                     const std::vector<size_t>& by_url) const {
+  // (agreement, rule index), nearest first; by_url's order (importance,
+  // then cluster id) among equals.
+  std::vector<std::pair<int, size_t>> order;
+  order.reserve(by_url.size());
+  for (size_t i : by_url) order.emplace_back(state_->rules[i].Agreement(vector), i);
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  Record none;
+  none.url = page.url();
+  none.parsed = true;
+  none.status = RecordStatus::kNoShingleMatch;
+  for (const auto& [agreement, i] : order) {
+    const CompiledRule& rule = state_->rules[i];
+    VERTEX_ASSIGN_OR_RETURN(std::vector<AttributeResult> attributes, rule.Apply(page));
+    std::string failure = NearestMatchFailure(rule, attributes);
+    if (failure.empty()) {
+      Record r = RecordOf(page, rule, std::move(attributes));
+      r.matched_by = MatchedBy::kNearest;
+      r.agreement = agreement;
+      return r;
+    }
+    if (none.nearest_cluster.empty()) {
+      none.nearest_cluster = rule.proto().cluster_id();
+      none.agreement = agreement;
+      none.nearest_rejected = std::move(failure);
+    }
+  }
+  return none;
+}
 
 std::string RecordToJson(const Record& record, const std::string& file, bool details) {
   util::JsonWriter w;
@@ -135,6 +197,12 @@ std::string RecordToJson(const Record& record, const std::string& file, bool det
   w.Key("status").String(RecordStatusName(record.status));
   w.Key("cluster").String(record.cluster_id);
   w.Key("rule_version").Int(record.rule_version);
+  w.Key("matched_by").String(MatchedByName(record.matched_by));
+  w.Key("agreement").Int(record.agreement);
+  if (record.status == RecordStatus::kNoShingleMatch) {
+    w.Key("nearest_cluster").String(record.nearest_cluster);
+    w.Key("nearest_rejected").String(record.nearest_rejected);
+  }
   w.Key("attributes").BeginObject();
   for (const AttributeResult& a : record.attributes) {
     w.Key(a.attribute).BeginArray();

@@ -1,11 +1,32 @@
 // Extraction of a record from one page with the rules of a site (Vertex
-// paper, IV-A). Rule matching: the URL regexes of all the site's rules are
-// tried first, as one RE2::Set (a page matching none is answered without
-// parsing: NO_URL_MATCH); the page is then parsed, its shingle vector
-// computed in the same walk, and the matching rules whose masked signature
-// covers it are kept (none: NO_SHINGLE_MATCH); the one with the highest
-// importance wins (ties: the smaller cluster id). Its attributes give the
-// record; a mandatory attribute without a value makes the record PARTIAL.
+// paper, IV-A, with a nearest-signature fallback beyond the paper).
+//
+// Rule matching:
+//  1. URL. The URL regexes of all the site's rules are tried as one
+//     RE2::Set. A page matching none is answered without parsing:
+//     NO_URL_MATCH.
+//  2. Signature. The page is parsed, its shingle vector computed in the same
+//     walk. A rule covers the page when its masked signature, or one of its
+//     Rule.extra_signatures (clusters merged into it), covers the vector.
+//     Among the URL-matching rules that cover it, the one with the highest
+//     importance wins (ties: the smaller cluster id); its attributes give
+//     the record, matched_by kSignature, agreement = the kept bytes of its
+//     first covering signature (signature, then extra_signatures in order;
+//     e.g. 6 for a 6/8 signature, 0 for a rule without signature). A
+//     mandatory attribute without a value makes the record PARTIAL.
+//  3. Nearest (options.nearest, on by default). When no URL-matching rule
+//     covers the page, those rules are ordered nearest first: the most
+//     bytes agreeing with any of the rule's signatures
+//     (CompiledRule::Agreement), then importance, then the smaller cluster
+//     id. Each is applied in turn; the first whose record passes its own
+//     checks (NearestMatchFailure: every mandatory and always_extracted
+//     attribute present, every typed value valid) gives the record: OK,
+//     matched_by kNearest, agreement = that rule's. No further rule is
+//     applied. When none passes: NO_SHINGLE_MATCH with nearest_cluster,
+//     agreement and nearest_rejected of the nearest rule (the first tried).
+//     Agreements are computed only for pages no signature covers.
+//     With options.nearest off: NO_SHINGLE_MATCH at once, with no rule
+//     applied and nearest_cluster, nearest_rejected empty, agreement 0.
 //
 // Thread-safety: immutable after Create(); Extract() may be called from
 // many threads at once, each with its own html::Parser.
@@ -32,12 +53,30 @@ enum class RecordStatus { kOk, kPartial, kNoUrlMatch, kNoShingleMatch };
 // "OK", "PARTIAL", "NO_URL_MATCH", "NO_SHINGLE_MATCH".
 const char* RecordStatusName(RecordStatus status);
 
+// How the record's rule was chosen (see the matching procedure above):
+// kNone for NO_URL_MATCH and NO_SHINGLE_MATCH.
+enum class MatchedBy { kNone, kSignature, kNearest };
+
+// "", "signature", "nearest".
+const char* MatchedByName(MatchedBy matched_by);
+
 struct Record {
   std::string url;
   RecordStatus status = RecordStatus::kNoUrlMatch;
   // The rule used; empty and 0 for NO_URL_MATCH / NO_SHINGLE_MATCH.
   std::string cluster_id;
   int64_t rule_version = 0;
+  MatchedBy matched_by = MatchedBy::kNone;
+  // Kept bytes of the chosen rule's signatures agreeing with the page's
+  // vector: kSignature, the kept bytes of the covering signature; kNearest,
+  // the rule's Agreement; NO_SHINGLE_MATCH, the nearest rule's Agreement
+  // (0 with the fallback off); NO_URL_MATCH, 0.
+  int agreement = 0;
+  // NO_SHINGLE_MATCH with the fallback on: the nearest rule's cluster and
+  // why its record was rejected (NearestMatchFailure, e.g. "title
+  // missing"). Empty otherwise.
+  std::string nearest_cluster;
+  std::string nearest_rejected;
   // Schema order; empty for NO_URL_MATCH / NO_SHINGLE_MATCH.
   std::vector<AttributeResult> attributes;
   // Mandatory attributes without a value (PARTIAL).
@@ -46,13 +85,22 @@ struct Record {
   bool parsed = false;
 };
 
+struct SiteExtractorOptions {
+  // Step 3 of rule matching: give a page no signature covers the record of
+  // the nearest URL-matching rule whose record passes its checks. Off: the
+  // paper's rule matching (such a page is NO_SHINGLE_MATCH).
+  bool nearest = true;
+};
+
 class SiteExtractor {
  public:
   // Compiles `rules` (one current rule per cluster) for `schema`.
-  // InvalidArgument naming the cluster when a rule does not compile or its
-  // URL regex is not a valid RE2 pattern.
+  // InvalidArgument naming the cluster when a rule does not compile (its
+  // signature or an extra signature included) or its URL regex is not a
+  // valid RE2 pattern.
   static absl::StatusOr<SiteExtractor> Create(const schema::CompiledSchema& schema,
-                                              const std::vector<v1::Rule>& rules);
+                                              const std::vector<v1::Rule>& rules,
+                                              SiteExtractorOptions options = {});
 
   SiteExtractor(SiteExtractor&&) noexcept;
   SiteExtractor& operator=(SiteExtractor&&) noexcept;
@@ -73,18 +121,24 @@ class SiteExtractor {
 
   const std::vector<CompiledRule>& rules() const;
   const schema::CompiledSchema& schema() const;
+  const SiteExtractorOptions& options() const;
 
  private:
   struct State;
   explicit SiteExtractor(std::unique_ptr<State> state);
   absl::StatusOr<Record> ExtractMatched(const html::Page& page, const shingle::ShingleVector& vector,
                                         const std::vector<size_t>& by_url) const;
+  absl::StatusOr<Record> ExtractNearest(const html::Page& page, const shingle::ShingleVector& vector,
+                                        const std::vector<size_t>& by_url) const;
   std::unique_ptr<State> state_;
 };
 
 // The record as one JSON object: {"url","status","cluster","rule_version",
-// "attributes":{"name":["value",...]}} plus, when `details`, per attribute
-// method and score under "details". `file` is added first when non-empty.
+// "matched_by","agreement","attributes":{"name":["value",...]}}, with
+// "nearest_cluster" and "nearest_rejected" before "attributes" for
+// NO_SHINGLE_MATCH, plus, when `details`, per attribute method and score
+// under "details" and "missing_mandatory". `file` is added first when
+// non-empty.
 std::string RecordToJson(const Record& record, const std::string& file, bool details);
 
 }  // namespace vertex::extract

@@ -61,7 +61,7 @@ absl::StatusOr<std::shared_ptr<const ExtractionEngine::SiteRules>> ExtractionEng
     const std::string& site) const {
   auto rules = std::make_shared<SiteRules>();
   VERTEX_ASSIGN_OR_RETURN(rules->fingerprint, Fingerprint(*store_, site));
-  absl::StatusOr<extract::SiteExtractor> extractor = LoadSiteExtractor(*store_, site);
+  absl::StatusOr<extract::SiteExtractor> extractor = LoadSiteExtractor(*store_, site, options_.extractor);
   if (extractor.ok()) {
     rules->extractor.emplace(*std::move(extractor));
   } else if (absl::IsFailedPrecondition(extractor.status())) {

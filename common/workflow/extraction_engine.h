@@ -29,6 +29,9 @@ namespace vertex::workflow {
 struct ExtractionEngineOptions {
   // max_page_bytes and max_depth bound every page.
   html::ParseOptions parse;
+  // Rule matching (nearest: the fallback for pages no signature covers,
+  // on by default).
+  extract::SiteExtractorOptions extractor;
 };
 
 class ExtractionEngine final : public ExtractionApi {

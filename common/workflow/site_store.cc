@@ -97,7 +97,8 @@ ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1
   return out;
 }
 
-absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site) {
+absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site,
+                                                         extract::SiteExtractorOptions options) {
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
   VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(record.schema()));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> routes, store.RoutesOfSite(site));
@@ -110,7 +111,7 @@ absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore&
   if (rules.empty()) {
     return absl::FailedPreconditionError("site " + site + " has no rule yet: run vertexctl learn first");
   }
-  return extract::SiteExtractor::Create(schema, rules);
+  return extract::SiteExtractor::Create(schema, rules, options);
 }
 
 }  // namespace vertex::workflow

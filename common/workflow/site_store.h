@@ -50,9 +50,10 @@ ClusterAssignment AssignClusterIds(const std::string& site, const std::vector<v1
                                    const site::SiteClustering& clustering);
 
 // The site's schema and the current rule of each of its clusters that has
-// one, compiled. NotFound when the site is not registered; FailedPrecondition
-// when no cluster has a rule yet.
-absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site);
+// one, compiled with `options`. NotFound when the site is not registered;
+// FailedPrecondition when no cluster has a rule yet.
+absl::StatusOr<extract::SiteExtractor> LoadSiteExtractor(const store::RuleStore& store, const std::string& site,
+                                                         extract::SiteExtractorOptions options = {});
 
 }  // namespace vertex::workflow
 

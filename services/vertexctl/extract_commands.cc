@@ -20,6 +20,7 @@ const std::vector<FlagSpec>& OfflineExtractFlags() {
       {"threads", "N", "extraction threads (default: one per core)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+      {"no-nearest", "", "no nearest fallback: a page no signature covers is NO_SHINGLE_MATCH (the paper's matching)"},
   };
   return kFlags;
 }
@@ -43,13 +44,22 @@ constexpr char kExtractUsage[] =
     "usage: vertexctl extract --site SITE (--store DIR | --server HOST:PORT) [flags] PAGE_DIR_OR_FILE...\n"
     "\n"
     "Extracts a record from every page with the site's current rules (Vertex IV-A rule\n"
-    "matching: URL regexes first, then shingle-signature cover, then importance) and prints\n"
-    "one JSON line per page, in input order:\n"
-    "  {\"file\",\"url\",\"status\",\"cluster\",\"rule_version\",\"attributes\":{\"name\":[\"value\",...]}}\n"
+    "matching: URL regexes first, then shingle-signature cover, then importance; beyond the\n"
+    "paper, a page no signature covers gets the record of the nearest URL-matching rule whose\n"
+    "record passes that rule's checks) and prints one JSON line per page, in input order:\n"
+    "  {\"file\",\"url\",\"status\",\"cluster\",\"rule_version\",\"matched_by\",\"agreement\",\n"
+    "   \"attributes\":{\"name\":[\"value\",...]}}\n"
     "status: OK; PARTIAL (a mandatory attribute has no value); NO_URL_MATCH (no rule's URL\n"
     "regex matches; the page is not parsed); NO_SHINGLE_MATCH (no matching rule's signature\n"
-    "covers the page); ERROR (the page could not be read, or extraction refused it: \"error\"\n"
+    "covers the page and no nearest rule's record passed; \"nearest_cluster\" and\n"
+    "\"nearest_rejected\" name the nearest rule's cluster and why its record was rejected, e.g.\n"
+    "\"title missing\"); ERROR (the page could not be read, or extraction refused it: \"error\"\n"
     "says why, e.g. an empty page, or one over the size or nesting limit).\n"
+    "matched_by: \"signature\" (a signature of the rule covers the page), \"nearest\" (none\n"
+    "covers it: the nearest URL-matching rule whose record has every mandatory and\n"
+    "always-extracted attribute and only valid typed values), \"\" otherwise; agreement: the\n"
+    "kept bytes of the rule's signature equal to the page's shingle vector (e.g. 6 for a page a\n"
+    "6/8 signature covers). --no-nearest turns the fallback off, to compare.\n"
     "A page file's URL is taken from a <base href=\"...\"> on its first line, else file:// and\n"
     "its absolute path. Pages go in batches of at most 512 pages and 64 MB (online: over one\n"
     "ExtractStream call each). Exit status 1 when any page is an ERROR; when the site is not\n"
@@ -57,7 +67,8 @@ constexpr char kExtractUsage[] =
     "\n";
 
 constexpr char kExtractFlagsHeader[] =
-    "--threads, --max-page-bytes and --max-depth apply with --store only (a server uses its own).\n"
+    "--threads, --max-page-bytes, --max-depth and --no-nearest apply with --store only (a server\n"
+    "uses its own; the extraction service always matches with the nearest fallback on).\n"
     "\n"
     "flags:\n";
 
@@ -164,6 +175,7 @@ absl::StatusOr<bool> Extract(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(int64_t threads, a.Int("threads", 0, 0, 256));
   options.parse.max_page_bytes = static_cast<size_t>(max_bytes);
   options.parse.max_depth = static_cast<int>(max_depth);
+  options.extractor.nearest = !a.Has("no-nearest");
   ExtractSettings settings{a.String("site", ""), a.Has("details"), options.parse.max_page_bytes};
   if (online) settings.max_file_bytes = static_cast<size_t>(client::ConnectOptions().max_message_bytes);
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(a.positional));

@@ -281,11 +281,11 @@ std::string LibraryErrorLine(const workflow::FileRecord& r) {
 // The records of `files` by the library directly: SiteExtractor over the
 // store's rules, ExtractFiles, RecordToJson.
 std::string LibraryOutput(const std::string& store_dir, const std::vector<std::string>& files, bool details,
-                          size_t max_page_bytes) {
+                          size_t max_page_bytes, bool nearest) {
   store::StoreOptions options;
   options.create_if_missing = false;
   std::unique_ptr<store::RuleStore> store = store::OpenRocksDbStore(store_dir, options).value();
-  const extract::SiteExtractor extractor = workflow::LoadSiteExtractor(*store, "demo").value();
+  const extract::SiteExtractor extractor = workflow::LoadSiteExtractor(*store, "demo", {.nearest = nearest}).value();
   html::ParseOptions parse;
   parse.max_page_bytes = max_page_bytes;
   std::string out;
@@ -313,14 +313,16 @@ TEST(RulesCli, ExtractPrintsWhatTheLibraryComputes) {
     std::string flags;
     bool details;
     size_t max_page_bytes;
+    bool nearest = true;
   };
   for (const Case& c : {Case{"", false, 8 << 20}, Case{"--details --threads 3", true, 8 << 20},
-                        Case{"--max-page-bytes 30000 --threads 1", false, 30000}}) {
+                        Case{"--max-page-bytes 30000 --threads 1", false, 30000},
+                        Case{"--no-nearest --details", true, 8 << 20, false}}) {
     const Result r = Vertexctl("extract --store " + store + " --site demo " + c.flags + args);
     EXPECT_EQ(r.exit_code, 1) << c.flags << ": " << r.err;  // the bad pages
     const std::vector<std::string> got = absl::StrSplit(r.out, '\n');
     const std::vector<std::string> want =
-        absl::StrSplit(LibraryOutput(store, files, c.details, c.max_page_bytes), '\n');
+        absl::StrSplit(LibraryOutput(store, files, c.details, c.max_page_bytes, c.nearest), '\n');
     ASSERT_EQ(got.size(), want.size()) << c.flags << ": " << r.err;
     for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << c.flags << ", line " << i + 1;
   }

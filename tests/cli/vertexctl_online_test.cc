@@ -340,6 +340,7 @@ TEST(VertexctlBackendFlags, UsageErrors) {
       {"rules list --site demo", 2, "give either --store DIR (offline) or --server HOST:PORT (online)"},
       {"rules list --site demo --store /tmp/x --server h:1", 2, "give either --store"},
       {"extract --site demo --server h:1 --threads 4 x.htm", 2, "--threads applies to --store only"},
+      {"extract --site demo --server h:1 --no-nearest x.htm", 2, "--no-nearest applies to --store only"},
       {"learn --site demo --server h:1 --threshold 4", 2, "--threshold applies to --store only"},
       {"site add-pages --site demo --server h:1 --seed 4 x", 2, "--seed applies to --store only"},
       {"tasks --site demo --server h:1 --timeout 0", 2, "--timeout must be a number"},

@@ -79,6 +79,11 @@ TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
                            "2 when CHANGED or BROKEN", "3 when UNREACHABLE"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << "monitor --help lacks " << text;
   }
+  r = RunVertexctl("extract --help");
+  for (const char* text : {"--no-nearest", "\"matched_by\"", "\"nearest_rejected\"",
+                           "the extraction service always matches with the nearest fallback on"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << "extract --help lacks " << text;
+  }
   r = RunVertexctl("rules --help");
   EXPECT_NE(r.out.find("vertexctl rules accept SITE CLUSTER"), std::string::npos);
   EXPECT_NE(r.out.find("vertexctl rules reject SITE CLUSTER"), std::string::npos);

@@ -1,16 +1,20 @@
 // Tests of SiteExtractor (Vertex IV-A) with rules written by hand on
 // synthetic pages: rule matching by URL (without parsing), then by shingle
-// signature, then importance; record statuses; per-attribute value
-// selection (first node and 1/n score, lists, TextRange, typed regex,
-// classifier); every documented error; RecordToJson; and concurrent use.
+// signature (extra signatures included), then importance; the nearest
+// fallback for pages no signature covers (order, checks, rejection, off);
+// record statuses; per-attribute value selection (first node and 1/n score,
+// lists, TextRange, typed regex, classifier); every documented error;
+// RecordToJson and RecordToProto; and concurrent use.
 #include "common/extract/site_extractor.h"
 
+#include <bit>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/extract/record_proto.h"
 #include "common/html/page.h"
 #include "common/html/xpath.h"
 #include "common/learn/classifier.h"
@@ -81,8 +85,8 @@ v1::Rule ItemRule(const std::string& signature = "", int64_t importance = 10) {
                    byline});
 }
 
-SiteExtractor MustCreate(const std::vector<v1::Rule>& rules) {
-  absl::StatusOr<SiteExtractor> e = SiteExtractor::Create(Schema(), rules);
+SiteExtractor MustCreate(const std::vector<v1::Rule>& rules, SiteExtractorOptions options = {}) {
+  absl::StatusOr<SiteExtractor> e = SiteExtractor::Create(Schema(), rules, options);
   EXPECT_TRUE(e.ok()) << e.status();
   return *std::move(e);
 }
@@ -232,6 +236,294 @@ TEST(SiteExtractorTest, TheMostImportantCoveringRuleWins) {
   EXPECT_EQ(order, (Values{"high", "low"}));
 }
 
+google::protobuf::Struct ParseJson(const std::string& json) {
+  google::protobuf::Struct s;
+  const auto status = google::protobuf::util::JsonStringToMessage(json, &s);
+  EXPECT_TRUE(status.ok()) << status.ToString() << "\n" << json;
+  return s;
+}
+
+std::vector<std::string> StringList(const google::protobuf::Value& v) {
+  std::vector<std::string> out;
+  for (const google::protobuf::Value& e : v.list_value().values()) out.push_back(e.string_value());
+  return out;
+}
+
+// ---- Nearest match: pages no signature covers ----
+
+v1::Rule WithExtraSignatures(v1::Rule rule, const std::vector<std::string>& extra) {
+  for (const std::string& s : extra) rule.add_extra_signatures(s);
+  return rule;
+}
+
+v1::Rule WithAlwaysExtracted(v1::Rule rule, const std::vector<std::string>& names) {
+  for (const std::string& n : names) rule.add_always_extracted(n);
+  return rule;
+}
+
+v1::Rule WithCluster(v1::Rule rule, const std::string& cluster, int64_t importance) {
+  rule.set_cluster_id(cluster);
+  rule.set_importance(importance);
+  return rule;
+}
+
+// A 6/8 signature of `annotated`'s vector that does not cover `page`'s: its
+// wildcards where the two vectors agree (the last such positions), so every
+// differing byte is kept. Fails the test when the vectors are equal.
+shingle::MaskedVector SixOfEight(const std::string& annotated, const std::string& page) {
+  const shingle::ShingleVector a = VectorOf(annotated), p = VectorOf(page);
+  uint8_t wildcards = 0;
+  for (int i = shingle::kVectorBytes - 1; i >= 0 && std::popcount(wildcards) < 2; --i) {
+    if (a[i] == p[i]) wildcards |= static_cast<uint8_t>(1 << i);
+  }
+  for (int i = shingle::kVectorBytes - 1; i >= 0 && std::popcount(wildcards) < 2; --i) {
+    wildcards |= static_cast<uint8_t>(1 << i);
+  }
+  const shingle::MaskedVector signature(a, wildcards);
+  EXPECT_EQ(signature.kept(), 6);
+  EXPECT_TRUE(signature.Covers(a));
+  EXPECT_FALSE(signature.Covers(p)) << shingle::ToText(a) << " vs " << shingle::ToText(p);
+  return signature;
+}
+
+// The annotated page of the item template, and one with one more <li>.
+const std::string& Annotated() {
+  static const std::string* page = new std::string(ItemPage("Annotated", "$5.00", {"Ann", "Bob"}));
+  return *page;
+}
+std::string OneMoreLi(const std::string& title, const std::string& price) {
+  return ItemPage(title, price, {"Ann", "Bob", "Cy"});
+}
+
+TEST(SiteExtractorTest, APageWithOneMoreListItemIsMatchedByTheNearestRule) {
+  const std::string page = OneMoreLi("The Road", "Our Price: $25.99");
+  const shingle::MaskedVector signature = SixOfEight(Annotated(), page);
+  const SiteExtractor e = MustCreate({ItemRule(signature.ToText())});
+  const Record r = MustExtract(e, page, "http://books.test/item/1");
+  EXPECT_EQ(r.status, RecordStatus::kOk) << RecordToJson(r, "", true);
+  EXPECT_EQ(r.matched_by, MatchedBy::kNearest);
+  EXPECT_EQ(r.agreement, signature.Agreement(VectorOf(page)));
+  EXPECT_LT(r.agreement, 6);
+  EXPECT_EQ(r.cluster_id, "c0");
+  EXPECT_EQ(r.rule_version, 7);
+  EXPECT_TRUE(r.nearest_cluster.empty());
+  EXPECT_TRUE(r.nearest_rejected.empty());
+  EXPECT_EQ(Attribute(r, "title").values, Values{"The Road"});
+  EXPECT_EQ(Attribute(r, "price").values, Values{"$25.99"});
+  EXPECT_EQ(Attribute(r, "author").values, (Values{"Ann", "Bob", "Cy"}));
+  EXPECT_EQ(Attribute(r, "isbn").values, Values{"978-0-307-27240-9"});
+  EXPECT_EQ(Attribute(r, "byline").values, Values{"Ann Lee"});
+  const google::protobuf::Struct json = ParseJson(RecordToJson(r, "", false));
+  EXPECT_EQ(json.fields().at("matched_by").string_value(), "nearest");
+  EXPECT_EQ(json.fields().at("agreement").number_value(), r.agreement);
+  EXPECT_EQ(json.fields().count("nearest_cluster"), 0u);
+}
+
+TEST(SiteExtractorTest, ACoveredPagesRecordIsTheSameWithOrWithoutTheFallback) {
+  const std::string page = OneMoreLi("T", "$1.00");
+  const shingle::MaskedVector signature = SixOfEight(Annotated(), page);
+  const std::vector<v1::Rule> rules = {ItemRule(signature.ToText())};
+  const Record on = MustExtract(MustCreate(rules), ItemPage("Covered", "$3.00", {"Di", "Ed"}), "http://books.test/item/2");
+  const Record off = MustExtract(MustCreate(rules, {.nearest = false}), ItemPage("Covered", "$3.00", {"Di", "Ed"}),
+                                 "http://books.test/item/2");
+  EXPECT_EQ(on.status, RecordStatus::kOk);
+  EXPECT_EQ(on.matched_by, MatchedBy::kSignature);
+  EXPECT_EQ(on.agreement, 6);  // the kept bytes of the 6/8 signature
+  EXPECT_EQ(Attribute(on, "title").values, Values{"Covered"});
+  EXPECT_EQ(RecordToJson(on, "", true), RecordToJson(off, "", true));
+  // An 8/8 signature: 8; a rule without signature: 0.
+  EXPECT_EQ(MustExtract(MustCreate({ItemRule(SignatureOf(page))}), page, "http://books.test/item/2").agreement, 8);
+  const Record bare = MustExtract(MustCreate({ItemRule()}), page, "http://books.test/item/2");
+  EXPECT_EQ(bare.matched_by, MatchedBy::kSignature);
+  EXPECT_EQ(bare.agreement, 0);
+}
+
+TEST(SiteExtractorTest, TheNearestRulesRecordMustPassItsChecks) {
+  const std::string signature = SixOfEight(Annotated(), OneMoreLi("T", "$1.00")).ToText();
+  // One fewer <li> than the annotated page: not covered either.
+  const std::string no_author = ItemPage("No Author", "$2.00", {"Ann"});
+  ASSERT_FALSE(shingle::MaskedVector::Parse(signature)->Covers(VectorOf(no_author)));
+  struct Case {
+    const char* name;
+    v1::Rule rule;
+    std::string page;
+    RecordStatus status;
+    const char* rejected;  // "" when the record is kept
+  };
+  const std::vector<Case> cases = {
+      {"complete", ItemRule(signature), OneMoreLi("T", "$1.00"), RecordStatus::kOk, ""},
+      {"mandatory title empty", ItemRule(signature), OneMoreLi("", "$1.00"), RecordStatus::kNoShingleMatch,
+       "title missing"},
+      {"mandatory price not found", ItemRule(signature), OneMoreLi("T", "Call for price"), RecordStatus::kNoShingleMatch,
+       "price missing"},
+      {"optional attribute missing", ItemRule(signature), ItemPage("T", "$1.00", {}), RecordStatus::kOk, ""},
+      {"always_extracted attribute missing", WithAlwaysExtracted(ItemRule(signature), {"author"}),
+       ItemPage("T", "$1.00", {}), RecordStatus::kNoShingleMatch, "author missing"},
+      {"always_extracted attribute present", WithAlwaysExtracted(ItemRule(signature), {"author", "isbn"}), no_author,
+       RecordStatus::kOk, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ASSERT_FALSE(shingle::MaskedVector::Parse(signature)->Covers(VectorOf(c.page)));
+    const Record r = MustExtract(MustCreate({c.rule}), c.page, "http://books.test/item/1");
+    EXPECT_EQ(r.status, c.status) << RecordToJson(r, "", true);
+    const int agreement = shingle::MaskedVector::Parse(signature)->Agreement(VectorOf(c.page));
+    EXPECT_EQ(r.agreement, agreement);
+    EXPECT_EQ(r.nearest_rejected, c.rejected);
+    if (c.status == RecordStatus::kOk) {
+      EXPECT_EQ(r.matched_by, MatchedBy::kNearest);
+      EXPECT_EQ(r.cluster_id, "c0");
+      EXPECT_TRUE(r.nearest_cluster.empty());
+      continue;
+    }
+    EXPECT_EQ(r.matched_by, MatchedBy::kNone);
+    EXPECT_EQ(r.nearest_cluster, "c0");
+    EXPECT_TRUE(r.cluster_id.empty());
+    EXPECT_EQ(r.rule_version, 0);
+    EXPECT_TRUE(r.attributes.empty());
+    const google::protobuf::Struct json = ParseJson(RecordToJson(r, "", false));
+    EXPECT_EQ(json.fields().at("status").string_value(), "NO_SHINGLE_MATCH");
+    EXPECT_EQ(json.fields().at("matched_by").string_value(), "");
+    EXPECT_EQ(json.fields().at("agreement").number_value(), agreement);
+    EXPECT_EQ(json.fields().at("nearest_cluster").string_value(), "c0");
+    EXPECT_EQ(json.fields().at("nearest_rejected").string_value(), c.rejected);
+  }
+}
+
+TEST(SiteExtractorTest, NearestMatchFailureNamesTheFirstFailingCheck) {
+  const CompiledRule rule =
+      CompiledRule::Create(WithAlwaysExtracted(ItemRule(), {"byline", "nosuch"}), Schema()).value();
+  const auto results = [](Values title, Values price, Values isbn, Values byline) {
+    std::vector<AttributeResult> out(5);
+    const char* names[] = {"title", "price", "author", "isbn", "byline"};
+    for (size_t i = 0; i < out.size(); ++i) out[i].attribute = names[i];
+    out[0].values = std::move(title);
+    out[1].values = std::move(price);
+    out[3].values = std::move(isbn);
+    out[4].values = std::move(byline);
+    return out;
+  };
+  struct Case {
+    const char* name;
+    std::vector<AttributeResult> results;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"complete", results({"T"}, {"$1.00"}, {"978-0-307-27240-9"}, {"Ann"}), ""},
+      {"optional isbn missing", results({"T"}, {"$1.00"}, {}, {"Ann"}), ""},
+      {"mandatory title missing", results({}, {"$1.00"}, {}, {"Ann"}), "title missing"},
+      {"always_extracted byline missing", results({"T"}, {"$1.00"}, {}, {}), "byline missing"},
+      {"typed price invalid", results({"T"}, {"n/a"}, {}, {"Ann"}), "price \"n/a\" is not a price"},
+      {"typed isbn invalid", results({"T"}, {"$1.00"}, {"12"}, {"Ann"}), "isbn \"12\" is not a isbn"},
+      {"the first failure is named", results({}, {"n/a"}, {}, {}), "title missing"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(NearestMatchFailure(rule, c.results), c.want);
+  }
+}
+
+TEST(SiteExtractorTest, TheNearerSignatureIsTriedFirstThenTheNext) {
+  const std::string page = OneMoreLi("T", "$1.00");
+  const shingle::ShingleVector vector = VectorOf(page);
+  const shingle::MaskedVector near = SixOfEight(Annotated(), page);
+  const shingle::MaskedVector far = shingle::MaskedVector::Parse(SignatureOf(kListPage)).value();
+  ASSERT_GT(near.Agreement(vector), far.Agreement(vector));
+  const auto broken = [](const shingle::MaskedVector& signature) {  // its title XPath finds nothing
+    v1::Rule rule = ItemRule(signature.ToText());
+    *rule.mutable_attributes(0) = XPathAttributeRule("title", "//h2/text()");
+    return rule;
+  };
+  struct Case {
+    const char* name;
+    std::vector<v1::Rule> rules;
+    RecordStatus status;
+    const char* cluster;  // the record's, or nearest_cluster for NO_SHINGLE_MATCH
+    int agreement;
+  };
+  const std::vector<Case> cases = {
+      {"the nearer wins over importance",
+       {WithCluster(ItemRule(near.ToText()), "near", 1), WithCluster(ItemRule(far.ToText()), "far", 50)},
+       RecordStatus::kOk, "near", near.Agreement(vector)},
+      {"the nearer fails: the next is tried",
+       {WithCluster(broken(near), "near", 1), WithCluster(ItemRule(far.ToText()), "far", 50)}, RecordStatus::kOk, "far",
+       far.Agreement(vector)},
+      {"equally near: importance",
+       {WithCluster(ItemRule(near.ToText()), "a", 5), WithCluster(ItemRule(near.ToText()), "b", 10)},
+       RecordStatus::kOk, "b", near.Agreement(vector)},
+      {"none passes: the nearest is named",
+       {WithCluster(broken(near), "near", 1), WithCluster(broken(far), "far", 50)}, RecordStatus::kNoShingleMatch, "near",
+       near.Agreement(vector)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Record r = MustExtract(MustCreate(c.rules), page, "http://books.test/item/1");
+    EXPECT_EQ(r.status, c.status) << RecordToJson(r, "", true);
+    EXPECT_EQ(r.agreement, c.agreement);
+    if (c.status == RecordStatus::kOk) {
+      EXPECT_EQ(r.matched_by, MatchedBy::kNearest);
+      EXPECT_EQ(r.cluster_id, c.cluster);
+    } else {
+      EXPECT_EQ(r.nearest_cluster, c.cluster);
+      EXPECT_EQ(r.nearest_rejected, "title missing");
+    }
+  }
+  // A rule whose URL regex does not match is not tried.
+  const Record r = MustExtract(
+      MustCreate({WithCluster(broken(near), "near", 1), MakeRule("other", "http://elsewhere\\.test/.*", near.ToText(), 9,
+                                                           {XPathAttributeRule("title", "//h1/text()")})}),
+      page, "http://books.test/item/1");
+  EXPECT_EQ(r.status, RecordStatus::kNoShingleMatch);
+  EXPECT_EQ(r.nearest_cluster, "near");
+}
+
+TEST(SiteExtractorTest, ExtraSignaturesCoverAndCountForAgreement) {
+  const std::string page = OneMoreLi("T", "$1.00");
+  const shingle::MaskedVector six = SixOfEight(Annotated(), page);
+  const std::string miss = SignatureOf(kListPage);
+  // An extra signature that covers: matched by signature, its kept bytes.
+  const Record covered = MustExtract(MustCreate({WithExtraSignatures(ItemRule(miss), {SignatureOf(page)})}), page,
+                                     "http://books.test/item/1");
+  EXPECT_EQ(covered.status, RecordStatus::kOk);
+  EXPECT_EQ(covered.matched_by, MatchedBy::kSignature);
+  EXPECT_EQ(covered.agreement, 8);
+  // The first covering one counts: the signature, then the extras in order.
+  const shingle::MaskedVector seven(VectorOf(page), 0x01);
+  const Record first = MustExtract(
+      MustCreate({WithExtraSignatures(ItemRule(miss), {seven.ToText(), SignatureOf(page)})}), page,
+      "http://books.test/item/1");
+  EXPECT_EQ(first.agreement, 7);
+  // None covers: the agreement is the best over all the rule's signatures.
+  const CompiledRule compiled = CompiledRule::Create(WithExtraSignatures(ItemRule(miss), {six.ToText()}), Schema()).value();
+  ASSERT_EQ(compiled.signatures().size(), 2u);
+  EXPECT_EQ(compiled.signatures()[1], six);
+  EXPECT_EQ(compiled.CoveringSignature(VectorOf(page)), nullptr);
+  EXPECT_EQ(compiled.Agreement(VectorOf(page)), std::max(six.Agreement(VectorOf(page)),
+                                                         compiled.signature().Agreement(VectorOf(page))));
+  const Record nearest =
+      MustExtract(MustCreate({WithExtraSignatures(ItemRule(miss), {six.ToText()})}), page, "http://books.test/item/1");
+  EXPECT_EQ(nearest.matched_by, MatchedBy::kNearest);
+  EXPECT_EQ(nearest.agreement, compiled.Agreement(VectorOf(page)));
+}
+
+TEST(SiteExtractorTest, WithTheFallbackOffAnUncoveredPageIsNoShingleMatchAsBefore) {
+  const std::string page = OneMoreLi("T", "$1.00");
+  const SiteExtractor e = MustCreate({ItemRule(SixOfEight(Annotated(), page).ToText())}, {.nearest = false});
+  EXPECT_FALSE(e.options().nearest);
+  EXPECT_TRUE(MustCreate({}).options().nearest);  // the default
+  const Record r = MustExtract(e, page, "http://books.test/item/1");
+  EXPECT_EQ(r.status, RecordStatus::kNoShingleMatch);
+  EXPECT_EQ(r.matched_by, MatchedBy::kNone);
+  EXPECT_EQ(r.agreement, 0);
+  EXPECT_TRUE(r.nearest_cluster.empty());
+  EXPECT_TRUE(r.nearest_rejected.empty());
+  EXPECT_TRUE(r.cluster_id.empty());
+  EXPECT_TRUE(r.attributes.empty());
+  EXPECT_EQ(RecordToJson(r, "", false),
+            R"({"url":"http://books.test/item/1","status":"NO_SHINGLE_MATCH","cluster":"","rule_version":0,)"
+            R"("matched_by":"","agreement":0,"nearest_cluster":"","nearest_rejected":"","attributes":{}})");
+}
+
 // ---- Value selection ----
 
 TEST(SiteExtractorTest, SingleValuedTakesTheFirstNodeMultiValuedAll) {
@@ -344,6 +636,9 @@ TEST(SiteExtractorTest, CreateRejectsBadRules) {
       {"attribute twice", MakeRule("c3", "", "", 1, {XPathAttributeRule("title", "//h1"), XPathAttributeRule("title", "//h2")}),
        {"c3", "title", "twice"}},
       {"bad signature", MakeRule("c3", "", "0a.zz.*", 1, {XPathAttributeRule("title", "//h1")}), {"c3", "signature", "0a.zz.*"}},
+      {"bad extra signature", WithExtraSignatures(MakeRule("c3", "", "", 1, {XPathAttributeRule("title", "//h1")}),
+                                                  {"00.00.00.00.00.00.00.00", "01.02"}),
+       {"c3", "extra signature", "01.02"}},
       {"bad URL regex", MakeRule("c3", "http://(unclosed", "", 1, {XPathAttributeRule("title", "//h1")}),
        {"c3", "http://(unclosed"}},
       {"method unspecified", MakeRule("c3", "", "", 1, {unspecified}), {"c3", "title", "method"}},
@@ -381,25 +676,12 @@ TEST(SiteExtractorTest, ExtractPassesOnParseErrors) {
 
 // ---- JSON ----
 
-google::protobuf::Struct ParseJson(const std::string& json) {
-  google::protobuf::Struct s;
-  const auto status = google::protobuf::util::JsonStringToMessage(json, &s);
-  EXPECT_TRUE(status.ok()) << status.ToString() << "\n" << json;
-  return s;
-}
-
-std::vector<std::string> StringList(const google::protobuf::Value& v) {
-  std::vector<std::string> out;
-  for (const google::protobuf::Value& e : v.list_value().values()) out.push_back(e.string_value());
-  return out;
-}
-
 TEST(SiteExtractorTest, RecordToJsonRoundTrips) {
   Record none;
   none.url = "http://books.test/about";
   EXPECT_EQ(RecordToJson(none, "", false),
             R"({"url":"http://books.test/about","status":"NO_URL_MATCH","cluster":"","rule_version":0,)"
-            R"("attributes":{}})");
+            R"("matched_by":"","agreement":0,"attributes":{}})");
   EXPECT_EQ(RecordToJson(none, "a.htm", false).rfind(R"({"file":"a.htm","url":)", 0), 0u);
 
   const SiteExtractor e = MustCreate({ItemRule()});
@@ -414,6 +696,10 @@ TEST(SiteExtractorTest, RecordToJsonRoundTrips) {
   EXPECT_EQ(f.at("status").string_value(), "PARTIAL");
   EXPECT_EQ(f.at("cluster").string_value(), "c0");
   EXPECT_EQ(f.at("rule_version").number_value(), 7);
+  EXPECT_EQ(f.at("matched_by").string_value(), "signature");
+  EXPECT_EQ(f.at("agreement").number_value(), 0);  // no signature: all wildcards
+  EXPECT_EQ(f.count("nearest_cluster"), 0u);
+  EXPECT_EQ(f.count("nearest_rejected"), 0u);
   const auto& attributes = f.at("attributes").struct_value().fields();
   EXPECT_EQ(attributes.size(), Schema().size());
   EXPECT_EQ(StringList(attributes.at("title")), Values{"Say \"it's\" & more\\"});
@@ -429,6 +715,39 @@ TEST(SiteExtractorTest, RecordToJsonRoundTrips) {
   EXPECT_EQ(author.at("candidates").number_value(), 2);
   EXPECT_EQ(details.at("price").struct_value().fields().at("score").number_value(), 0);
   EXPECT_EQ(StringList(detailed.fields().at("missing_mandatory")), Values{"price"});
+}
+
+TEST(SiteExtractorTest, RecordProtoRoundTripsHowTheRecordWasMatched) {
+  Record nearest;
+  nearest.url = "http://books.test/item/1";
+  nearest.status = RecordStatus::kOk;
+  nearest.cluster_id = "c0";
+  nearest.rule_version = 7;
+  nearest.matched_by = MatchedBy::kNearest;
+  nearest.agreement = 5;
+  nearest.parsed = true;
+  Record rejected;
+  rejected.url = "http://books.test/item/2";
+  rejected.status = RecordStatus::kNoShingleMatch;
+  rejected.agreement = 4;
+  rejected.nearest_cluster = "c0";
+  rejected.nearest_rejected = "title missing";
+  rejected.parsed = true;
+  Record covered = nearest;
+  covered.matched_by = MatchedBy::kSignature;
+  covered.agreement = 6;
+  for (const Record& r : {nearest, rejected, covered}) {
+    SCOPED_TRACE(r.url + " " + MatchedByName(r.matched_by));
+    const v1::ExtractedRecord proto = RecordToProto(r, "books", false);
+    EXPECT_EQ(proto.matched_by(), MatchedByName(r.matched_by));
+    EXPECT_EQ(proto.agreement(), static_cast<uint32_t>(r.agreement));
+    EXPECT_EQ(proto.nearest_cluster(), r.nearest_cluster);
+    EXPECT_EQ(proto.nearest_rejected(), r.nearest_rejected);
+    EXPECT_EQ(RecordToJson(RecordFromProto(proto), "", true), RecordToJson(r, "", true));
+  }
+  v1::ExtractedRecord unknown;
+  unknown.set_matched_by("telepathy");
+  EXPECT_EQ(RecordFromProto(unknown).matched_by, MatchedBy::kNone);
 }
 
 // ---- Threads ----
