@@ -38,31 +38,31 @@ constexpr int kMaxTinyPages = 50;
 // ---------------------------------------------------------------------------
 
 constexpr const char* kTitleAdjectives[] = {
-    "Silent", "Last", "Hidden", "Broken", "Golden", "Distant", "Forgotten", "Burning",
-    "Secret", "Winter", "Little", "Crimson", "Hollow", "Endless", "Northern", "Quiet"};
+    "Silent", "Last",   "Hidden", "Broken",  "Golden", "Distant", "Forgotten", "Burning",
+    "Secret", "Winter", "Little", "Crimson", "Hollow", "Endless", "Northern",  "Quiet"};
 constexpr const char* kTitleNouns[] = {
-    "Garden", "River", "Orchard", "Lighthouse", "Kingdom", "Archive", "Harbour", "Library",
-    "Mountain", "Station", "Island", "Cartographer", "Daughter", "Machine", "Letters", "Hours"};
-constexpr const char* kTitlePatterns[] = {"The {a} {n}", "{a} {n}", "A {n} of {a} Things",
-                                          "The {n}'s Promise", "Beyond the {a} {n}",
-                                          "{n}: A Novel"};
+    "Garden",   "River",   "Orchard", "Lighthouse",   "Kingdom",  "Archive", "Harbour", "Library",
+    "Mountain", "Station", "Island",  "Cartographer", "Daughter", "Machine", "Letters", "Hours"};
+constexpr const char* kTitlePatterns[] = {"The {a} {n}",         "{a} {n}",
+                                          "A {n} of {a} Things", "The {n}'s Promise",
+                                          "Beyond the {a} {n}",  "{n}: A Novel"};
 constexpr const char* kFirstNames[] = {"Margaret", "Jonas",  "Elena",  "Samuel", "Priya",
                                        "Tobias",   "Aoife",  "Marcus", "Helen",  "Kenji",
                                        "Lucia",    "Oliver", "Nadia",  "Ruth",   "Felix"};
-constexpr const char* kLastNames[] = {"Whitfield", "Okafor",  "Lindqvist", "Moreau", "Castellano",
-                                      "Hargreave", "Nakagawa", "Brennan",  "Petrov", "Adeyemi",
-                                      "Sinclair",  "Vasquez", "Holloway",  "Kaur",   "Ashby"};
+constexpr const char* kLastNames[] = {"Whitfield", "Okafor",   "Lindqvist", "Moreau", "Castellano",
+                                      "Hargreave", "Nakagawa", "Brennan",   "Petrov", "Adeyemi",
+                                      "Sinclair",  "Vasquez",  "Holloway",  "Kaur",   "Ashby"};
 constexpr const char* kPublishers[] = {
     "Harbor & Vine",  "Blue Lantern Press", "Meridian Books",     "Northgate Publishing",
     "Quill & Ash",    "Riverbend House",    "Saltmarsh Editions", "Tallow Street Press",
     "Penrose & Hale", "Oakleaf Media"};
-constexpr const char* kGenres[] = {"Fiction",  "Mystery", "Science Fiction", "History",
+constexpr const char* kGenres[] = {"Fiction",   "Mystery", "Science Fiction", "History",
                                    "Biography", "Cooking", "Travel",          "Poetry"};
 constexpr const char* kFormats[] = {"Hardcover", "Paperback", "Mass Market Paperback"};
 constexpr const char* kLanguages[] = {"English", "English", "English", "Spanish", "French"};
-constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
-                                   "July",    "August",   "September", "October", "November",
-                                   "December"};
+constexpr const char* kMonths[] = {"January",   "February", "March",    "April",
+                                   "May",       "June",     "July",     "August",
+                                   "September", "October",  "November", "December"};
 constexpr const char* kSentences[] = {
     "A sweeping story of loss and renewal told across three generations.",
     "Critics have called it the most ambitious work of the author's career.",
@@ -76,15 +76,14 @@ constexpr const char* kSentences[] = {
 constexpr const char* kReviewSources[] = {"Kirkus Reviews", "Publishers Weekly", "Booklist",
                                           "The Morning Ledger", "Library Journal"};
 constexpr const char* kQuotes[] = {
-    "Luminous and deeply felt.", "A triumph of quiet storytelling.",
-    "Impossible to put down.", "Sharp, funny and finally heartbreaking.",
-    "A book to press into the hands of friends."};
+    "Luminous and deeply felt.", "A triumph of quiet storytelling.", "Impossible to put down.",
+    "Sharp, funny and finally heartbreaking.", "A book to press into the hands of friends."};
 constexpr const char* kSeries[] = {"The Saltmarsh Chronicles", "Winter Court", "The Cartographers",
                                    "Harbour Lights", "The Quiet Hours Trilogy"};
 constexpr const char* kPromos[] = {"Summer Reading Sale: 3 for 2 on paperbacks",
                                    "Free delivery on orders over $25",
                                    "Book club picks: 20% off this week"};
-constexpr const char* kRichHeadings[] = {"About the book", "Praise", "Inside you'll find",
+constexpr const char* kRichHeadings[] = {"About the book",     "Praise",   "Inside you'll find",
                                          "From the publisher", "Contents", "Awards"};
 
 // ---------------------------------------------------------------------------
@@ -125,15 +124,16 @@ std::pair<std::string, std::string> MakeIsbn(Rng& rng) {
   for (int i = 0; i < 9; ++i) sum10 += (ten[i] - '0') * (10 - i);
   const int check = (11 - sum10 % 11) % 11;
   ten += check == 10 ? 'X' : static_cast<char>('0' + check);
-  return {absl::StrCat(digits.substr(0, 3), "-", digits.substr(3, 1), "-", digits.substr(4, 4),
-                       "-", digits.substr(8, 4), "-", digits.substr(12, 1)),
+  return {absl::StrCat(digits.substr(0, 3), "-", digits.substr(3, 1), "-", digits.substr(4, 4), "-",
+                       digits.substr(8, 4), "-", digits.substr(12, 1)),
           ten};
 }
 
 Book MakeBook(Rng& rng, int id, int authors) {
   Book b;
   b.id = id;
-  b.title = FillTitle(Pick(rng, kTitlePatterns), Pick(rng, kTitleAdjectives), Pick(rng, kTitleNouns));
+  b.title =
+      FillTitle(Pick(rng, kTitlePatterns), Pick(rng, kTitleAdjectives), Pick(rng, kTitleNouns));
   std::set<std::string> names;
   while (static_cast<int>(names.size()) < authors) {
     const std::string name = absl::StrCat(Pick(rng, kFirstNames), " ", Pick(rng, kLastNames));
@@ -184,7 +184,7 @@ struct PageInput {
   const VariantSiteOptions* options;
   const Book* book;
   PageVariant variant;
-  uint64_t key;  // seeds the page's texts
+  uint64_t key;                     // seeds the page's texts
   std::vector<const Book*> others;  // for tiles and series
 };
 
@@ -239,7 +239,8 @@ void Renderer::Header() {
   h_.Elem("li", "", Link("/account", "Sign in"));
   h_.Elem("li", "", Link("/wishlist", "Wish list"));
   if (in_.variant.rare) {
-    h_.Elem("li", "class=\"gift\"", Link("/gift-cards", "Gift cards <span class=\"new\">New</span>"));
+    h_.Elem("li", "class=\"gift\"",
+            Link("/gift-cards", "Gift cards <span class=\"new\">New</span>"));
   }
   h_.Elem("li", "class=\"basket\"", Link("/basket", "Basket <span class=\"count\">0</span>"));
   h_.Close().Close();
@@ -361,12 +362,12 @@ void Renderer::Description() {
 }
 
 // The publisher's own markup, as a publisher's feed delivers it: nested
-// blocks drawn per page from a wide set of elements, about 80-130 elements in
+// blocks drawn per page from a wide set of elements, about 120-200 elements in
 // all, so that rare pages share no tag sequence with the common pages or with
 // each other beyond a few windows.
 void Renderer::RichDescription() {
   h_.Open("div", "class=\"publisher-copy\"");
-  int budget = static_cast<int>(rng_.Range(80, 130));
+  int budget = static_cast<int>(rng_.Range(120, 200));
   while (budget > 0) RichBlock(0, &budget);
   h_.Close();
 }
@@ -374,10 +375,10 @@ void Renderer::RichDescription() {
 // One element of the publisher's markup with its subtree; counts elements
 // against `budget`.
 void Renderer::RichBlock(int depth, int* budget) {
-  static constexpr const char* kContainers[] = {"div", "section", "article", "aside",
-                                                "blockquote", "figure", "details", "header"};
-  static constexpr const char* kLeaves[] = {"p",    "h3",   "h4",  "h5",   "cite",
-                                            "code", "abbr", "q",   "pre",  "address"};
+  static constexpr const char* kContainers[] = {"div",        "section", "article", "aside",
+                                                "blockquote", "figure",  "details", "header"};
+  static constexpr const char* kLeaves[] = {"p",    "h3",   "h4", "h5",  "cite",
+                                            "code", "abbr", "q",  "pre", "address"};
   --*budget;
   const uint64_t kind = rng_.Uniform(depth >= 3 ? 3 : 6);
   if (kind == 0 || kind == 1) {
@@ -510,8 +511,9 @@ std::string RenderCategory(const VariantSiteOptions& options, absl::string_view 
   }
   h.Close();
   h.Open("div", "class=\"pager\"");
-  h.Elem("a", absl::StrCat("href=\"https://", options.host, "/category/", Slugify(genre),
-                           ".html?page=", page + 1, "\""),
+  h.Elem("a",
+         absl::StrCat("href=\"https://", options.host, "/category/", Slugify(genre),
+                      ".html?page=", page + 1, "\""),
          "Next");
   h.Close().Close().Close();
   return h.Take();
@@ -522,9 +524,9 @@ std::string RenderCategory(const VariantSiteOptions& options, absl::string_view 
 // ---------------------------------------------------------------------------
 
 std::map<std::string, std::vector<std::string>> Truth(const Book& b) {
-  return {{"title", {b.title}},         {"author", b.authors},
-          {"isbn", {b.isbn}},           {"publisher", {b.publisher}},
-          {"price", {Money(b.cents)}},  {"publication_date", {b.date}}};
+  return {{"title", {b.title}},        {"author", b.authors},
+          {"isbn", {b.isbn}},          {"publisher", {b.publisher}},
+          {"price", {Money(b.cents)}}, {"publication_date", {b.date}}};
 }
 
 VariantSiteOptions Clamped(const VariantSiteOptions& input) {
@@ -595,8 +597,8 @@ std::vector<VariantPage> GenerateVariantSite(const VariantSiteOptions& input) {
       const int number = c / Count(kGenres) + 1;
       ++c;
       page.template_name = "category";
-      page.url = absl::StrCat("https://", o.host, "/category/", Slugify(genre),
-                              ".html?page=", number);
+      page.url =
+          absl::StrCat("https://", o.host, "/category/", Slugify(genre), ".html?page=", number);
       std::vector<Book> listed;
       Rng rng(Mix64(o.seed ^ Mix64(0xca7 + static_cast<uint64_t>(c))));
       const int rows = static_cast<int>(rng.Range(8, 20));
@@ -620,8 +622,8 @@ std::vector<VariantPage> GenerateVariantSite(const VariantSiteOptions& input) {
 }
 
 const std::vector<std::string>& VariantSiteAttributes() {
-  static const std::vector<std::string> kNames = {"title", "author", "isbn", "publisher",
-                                                   "price", "publication_date"};
+  static const std::vector<std::string> kNames = {"title",     "author", "isbn",
+                                                  "publisher", "price",  "publication_date"};
   return kNames;
 }
 
