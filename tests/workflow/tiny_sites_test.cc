@@ -4,7 +4,6 @@
 // the site's settings (RegisterSite, AddSamplePages) and the engine's
 // defaults; what GetAnnotationTasks says of a sample clustered into no
 // cluster. Every error the settings can give.
-#include <cmath>
 #include <limits>
 
 #include "common/store/rule_store.h"
@@ -36,7 +35,6 @@ TEST(TinySites, OneAnnotatedPagePerTemplateLearnsTheSite) {
         RunSiteThroughApi(learning, extraction, "tiny", site.schema, site.pages, site.truth, options);
     ASSERT_TRUE(report.ok()) << report.status();
     test_support::ExpectTinySiteLearnt(c, site, *report);
-    if (getenv("TINY_DUMP")) for (const auto& l : report->learnt) std::cout << l.DebugString() << "\n";
   }
 }
 
