@@ -60,6 +60,14 @@ int64_t BestCovering(const Table& t, const Distinct& d, Alive alive) {
 
 }  // namespace
 
+int64_t AdaptivePruneThreshold(size_t sample_size) {
+  return std::clamp<int64_t>(static_cast<int64_t>(sample_size / 50), 1, kPaperPruneThreshold);
+}
+
+int64_t EffectivePruneThreshold(const ClusterOptions& options, size_t sample_size) {
+  return options.prune_threshold > 0 ? options.prune_threshold : AdaptivePruneThreshold(sample_size);
+}
+
 Clustering ClusterVectors(const std::vector<ShingleVector>& vectors, const ClusterOptions& options) {
   // First pass: count covering masked vectors; group identical vectors.
   Table table;
@@ -88,11 +96,13 @@ Clustering ClusterVectors(const std::vector<ShingleVector>& vectors, const Clust
       if (e != best) table.counts[e] -= distinct[d].size;
     }
   }
-  const auto survives = [&](uint32_t e) { return table.counts[e] >= options.prune_threshold; };
+  const int64_t threshold = EffectivePruneThreshold(options, vectors.size());
+  const auto survives = [&](uint32_t e) { return table.counts[e] >= threshold; };
 
   // Third pass: assign pages without adjusting counts.
   absl::flat_hash_map<uint32_t, size_t> cluster_of_entry;
   Clustering result;
+  result.prune_threshold = threshold;
   std::vector<uint32_t> entry_of_cluster;
   for (size_t p = 0; p < vectors.size(); ++p) {
     const int64_t best = BestCovering(table, distinct[page_distinct[p]], survives);

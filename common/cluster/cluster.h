@@ -33,11 +33,25 @@
 
 namespace vertex::cluster {
 
+// The paper's pruning threshold, for samples of thousands of pages.
+inline constexpr int64_t kPaperPruneThreshold = 20;
+
 struct ClusterOptions {
-  // Masked vectors with a count below this after the second pass are pruned
-  // (20 in the paper, independent of the sample size).
-  int64_t prune_threshold = 20;
+  // Masked vectors with a count below this after the second pass are pruned.
+  // 0 (or below): adaptive, AdaptivePruneThreshold(sample size): the paper's
+  // 20 is for samples of thousands; with it every page of a site of a few
+  // dozen pages is pruned.
+  int64_t prune_threshold = 0;
 };
+
+// clamp(sample_size / 50, 1, 20) (integer division): 20 from 1,000 pages
+// on, 1 up to 99 pages, so a site of 1-50 pages of one template still
+// forms its cluster.
+int64_t AdaptivePruneThreshold(size_t sample_size);
+
+// The threshold ClusterVectors applies to `sample_size` vectors:
+// options.prune_threshold when above 0, else the adaptive one.
+int64_t EffectivePruneThreshold(const ClusterOptions& options, size_t sample_size);
 
 struct Cluster {
   shingle::MaskedVector signature;
@@ -53,6 +67,8 @@ struct Clustering {
   std::vector<Cluster> clusters;
   // Inputs covered by no surviving signature, ascending.
   std::vector<size_t> unassigned;
+  // The pruning threshold applied (EffectivePruneThreshold).
+  int64_t prune_threshold = 0;
 };
 
 // Algorithm 1 over `vectors`.

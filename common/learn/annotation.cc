@@ -95,6 +95,14 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
       found[a].push_back(std::move(hits));
     }
   }
+  // Text nodes per key holding a value, over the annotated pages: a list's
+  // structure (related products, say) holds many, an attribute's few.
+  std::map<std::string, size_t> nodes_of_key;
+  for (const std::vector<TextNode>& page_nodes : nodes) {
+    for (const TextNode& t : page_nodes) {
+      if (pages_of_key.count(t.key) > 0) ++nodes_of_key[t.key];
+    }
+  }
   std::vector<ResolvedAnnotation> out;
   for (size_t a = 0; a < annotations.size(); ++a) {
     ResolvedAnnotation r;
@@ -113,7 +121,8 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
         const TextNode& t = nodes[a][i];
         return std::make_tuple(-static_cast<long>(pages_of_key[t.key].size()),
                                -static_cast<long>(values_of_key[t.key].size()),
-                               -static_cast<long>(exact_pages_of_key[t.key].size()), std::cref(t.key),
+                               -static_cast<long>(exact_pages_of_key[t.key].size()), nodes_of_key[t.key],
+                               std::cref(t.key),
                                t.folded != folded_value, t.folded.size(), i);
       };
       const size_t best = *std::min_element(hits.begin(), hits.end(),

@@ -11,7 +11,10 @@
 // (ties: the key holding the most of the annotations' values — a list's
 // values share one structure, e.g. a breadcrumb rather than the menu that
 // repeats each of them elsewhere —, then the key whose nodes hold exactly
-// the value on the most pages, then
+// the value on the most pages, then the key with the fewest text nodes on
+// the annotated pages — one annotated page of a tiny shop shows its title in
+// the heading and in the related-products tiles: the tiles' structure holds
+// a node per tile —, then
 // the key itself, so that all pages agree; within a key, a node whose whole
 // text is the value, then the shortest, then document order).
 //

@@ -122,6 +122,7 @@ absl::StatusOr<SiteClustering> Finish(SiteClustering site, const std::vector<siz
   for (size_t p : sample_pages) sample_vectors.push_back(site.pages[p].vector);
   site.sample_size = sample_pages.size();
   const cluster::Clustering clustering = cluster::ClusterVectors(sample_vectors, options.cluster);
+  site.prune_threshold = clustering.prune_threshold;
   for (size_t c = 0; c < clustering.clusters.size(); ++c) {
     SiteCluster sc;
     sc.id = c;

@@ -26,6 +26,7 @@
 namespace vertex::site {
 
 struct SiteClusterOptions {
+  // prune_threshold 0 (the default): adaptive to the sample's size.
   cluster::ClusterOptions cluster;
   cluster::SampleOptions sample;
   sample::SampleOptions annotation;
@@ -83,6 +84,9 @@ struct SiteClustering {
   std::vector<size_t> unassigned;
   std::vector<PageError> errors;
   size_t sample_size = 0;
+  // The pruning threshold Algorithm 1 applied to the sample (the adaptive
+  // one when options.cluster.prune_threshold is 0).
+  int64_t prune_threshold = 0;
 };
 
 // Clusters the site made of `files`. Fails only when no page at all could

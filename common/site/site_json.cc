@@ -37,6 +37,7 @@ std::string ClusteringToJson(const SiteClustering& site) {
   w.BeginObject();
   w.Key("page_count").Uint(site.pages.size());
   w.Key("sample_size").Uint(site.sample_size);
+  w.Key("prune_threshold").Int(site.prune_threshold);
   w.Key("clusters").BeginArray();
   for (const SiteCluster& c : site.clusters) WriteCluster(site, c, &w);
   w.EndArray();

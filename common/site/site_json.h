@@ -1,6 +1,6 @@
 // The JSON form of a site clustering, as `vertexctl cluster` prints it:
 //
-// {"page_count":N,"sample_size":N,
+// {"page_count":N,"sample_size":N,"prune_threshold":N,
 //  "clusters":[{"id":0,"signature":"0a.*.…","importance":N,"url_regex":"…",
 //               "pages":[{"file":"…","url":"…"}],
 //               "annotation_sample":["file",…],"annotation_weights":[w,…]}],

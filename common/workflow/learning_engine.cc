@@ -1,5 +1,6 @@
 #include "common/workflow/learning_engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -21,6 +22,13 @@
 #include "google/protobuf/util/json_util.h"
 
 namespace vertex::workflow {
+std::string NoClusterMessage(const std::string& site, uint32_t sample_pages, uint32_t prune_threshold) {
+  return absl::StrCat("the sample of site \"", site, "\" (", sample_pages, sample_pages == 1 ? " page" : " pages",
+                      ") was clustered into no cluster: every masked vector was pruned (threshold ",
+                      prune_threshold, "); lower it with the site's settings (prune_threshold; vertexctl --threshold N, ",
+                      "0: adaptive)");
+}
+
 namespace {
 
 using internal::NowMs;
@@ -42,6 +50,48 @@ v1::SampleCluster ToSampleCluster(const site::SiteCluster& c, const std::string&
 absl::StatusOr<schema::CompiledSchema> SchemaOf(const store::RuleStore& store, const std::string& site) {
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store.GetSite(site));
   return schema::CompiledSchema::FromProto(record.schema());
+}
+
+// Largest pruning threshold a site may ask for.
+constexpr uint32_t kMaxPruneThreshold = 1000000000;
+
+absl::Status ValidateSettings(const v1::SiteSettings& s) {
+  if (!(s.sample_rate() >= 0 && s.sample_rate() <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("settings.sample_rate must be from 0 to 1 (0: the default), not ", s.sample_rate()));
+  }
+  if (s.prune_threshold() > kMaxPruneThreshold) {
+    return absl::InvalidArgumentError(absl::StrCat("settings.prune_threshold must be at most ", kMaxPruneThreshold,
+                                                   " (0: adaptive), not ", s.prune_threshold()));
+  }
+  return absl::OkStatus();
+}
+
+// The settings clustering uses for `site`: its own, or the engine's
+// defaults for a site without settings; a sample rate of 0 is the engine's.
+v1::SiteSettings EffectiveSettings(const v1::SiteRecord& site, const site::SiteClusterOptions& defaults) {
+  v1::SiteSettings s = site.settings();
+  if (!site.has_settings()) {
+    s.set_prune_threshold(static_cast<uint32_t>(std::clamp<int64_t>(defaults.cluster.prune_threshold, 0,
+                                                                    kMaxPruneThreshold)));
+  }
+  if (s.sample_rate() <= 0) s.set_sample_rate(defaults.sample.rate);
+  return s;
+}
+
+site::SiteClusterOptions WithSettings(site::SiteClusterOptions options, const v1::SiteSettings& effective) {
+  options.cluster.prune_threshold = effective.prune_threshold();
+  options.sample.rate = effective.sample_rate();
+  return options;
+}
+
+// FailedPrecondition for GetAnnotationTasks on a sample without cluster.
+absl::Status NoClusterError(const std::string& site, const v1::SampleState& state) {
+  if (state.clustered_unix_ms() <= 0) {
+    return absl::FailedPreconditionError("the sample of site \"" + site +
+                                         "\" was never clustered: add sample pages first");
+  }
+  return absl::FailedPreconditionError(NoClusterMessage(site, state.sample_size(), state.prune_threshold()));
 }
 
 }  // namespace
@@ -67,6 +117,7 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
   if (!schema.ok()) {
     return absl::InvalidArgumentError("schema: " + std::string(schema.status().message()));
   }
+  if (request.has_settings()) VERTEX_RETURN_IF_ERROR(ValidateSettings(request.settings()));
   {
     absl::MutexLock lock(SiteLock(request.site()));
     absl::StatusOr<v1::SiteRecord> stored = store_->GetSite(request.site());
@@ -75,6 +126,7 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
     record.set_site(request.site());
     if (!stored.ok()) record.set_created_unix_ms(NowMs());
     *record.mutable_schema() = request.schema();
+    if (request.has_settings()) *record.mutable_settings() = request.settings();
     record.set_updated_unix_ms(NowMs());
     VERTEX_RETURN_IF_ERROR(store_->PutSite(record));
   }
@@ -91,6 +143,7 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
     return absl::InvalidArgumentError(absl::StrCat("pages: ", request.pages_size(), " pages in one call; at most ",
                                                    options_.max_pages_per_call));
   }
+  if (request.has_settings()) VERTEX_RETURN_IF_ERROR(ValidateSettings(request.settings()));
   v1::AddSamplePagesResponse response;
   std::vector<v1::SamplePage> pages;
   html::Parser parser(options_.cluster.parse);
@@ -101,7 +154,13 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
     if (page.has_value()) pages.push_back(*std::move(page));
   }
   absl::MutexLock lock(SiteLock(request.site()));
-  VERTEX_RETURN_IF_ERROR(store_->GetSite(request.site()).status());
+  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
+  if (request.has_settings()) {
+    *site.mutable_settings() = request.settings();
+    site.set_updated_unix_ms(NowMs());
+    VERTEX_RETURN_IF_ERROR(store_->PutSite(site));
+  }
+  *response.mutable_settings() = EffectiveSettings(site, options_.cluster);
   if (!pages.empty()) VERTEX_RETURN_IF_ERROR(store_->PutSamplePages(request.site(), pages).status());
   response.set_pages_added(static_cast<uint32_t>(pages.size()));
   if (!request.defer_clustering()) {
@@ -123,6 +182,7 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::ClusterSample(const s
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::TransferredCluster> transferred, TransferRules(site_id, schema, {}));
   response.mutable_transferred()->Assign(transferred.begin(), transferred.end());
   response.set_clustered(true);
+  response.set_prune_threshold(c.state.prune_threshold());
   response.set_unassigned_pages(static_cast<uint32_t>(c.clustering.unassigned.size()));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState stored, store_->GetSampleState(site_id));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> records, store_->ClustersOfSite(site_id));
@@ -155,7 +215,9 @@ absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::st
     VERTEX_ASSIGN_OR_RETURN(html::Page page, parser.Parse(file.bytes, file.url));
     return sample::ExtractXPaths(page);
   };
-  VERTEX_ASSIGN_OR_RETURN(site::SiteClustering clustering, site::ClusterKnownPages(pages, xpaths, options_.cluster));
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord site, store_->GetSite(site_id));
+  const site::SiteClusterOptions options = WithSettings(options_.cluster, EffectiveSettings(site, options_.cluster));
+  VERTEX_ASSIGN_OR_RETURN(site::SiteClustering clustering, site::ClusterKnownPages(pages, xpaths, options));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store_->ClustersOfSite(site_id));
   VERTEX_RETURN_IF_ERROR(FoldMergedClusters(stored, options_.cluster.url, &clustering));
   ClusterAssignment assigned = AssignClusterIds(site_id, stored, clustering);
@@ -173,6 +235,7 @@ absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::st
   }
   for (size_t p : clustering.unassigned) state.add_unassigned(static_cast<uint32_t>(p));
   state.set_sample_size(static_cast<uint32_t>(clustering.sample_size));
+  state.set_prune_threshold(static_cast<uint32_t>(clustering.prune_threshold));
   state.set_clustered_unix_ms(NowMs());
   return SampleClustering{std::move(state), std::move(clustering), std::move(assigned)};
 }
@@ -213,16 +276,13 @@ void AddUnassignedTasks(const std::string& site, const v1::SampleState& state, s
 absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTasks(
     const v1::GetAnnotationTasksRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
-  VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord site, store_->GetSite(request.site()));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(request.site()));
-  if (state.clustered_unix_ms() == 0) {
-    return absl::FailedPreconditionError("the sample of site \"" + request.site() +
-                                         "\" was never clustered: add sample pages first");
-  }
+  if (state.clusters_size() == 0) return NoClusterError(request.site(), state);
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(request.site()));
   const size_t max_pages = request.max_pages() > 0 ? request.max_pages() : options_.task_pages;
   v1::GetAnnotationTasksResponse response;
-  *response.mutable_settings() = site.settings();
+  *response.mutable_settings() = EffectiveSettings(site, options_.cluster);
   response.set_prune_threshold(state.prune_threshold());
   response.set_sample_pages(static_cast<uint32_t>(state.urls_size()));
   response.set_unassigned_pages(static_cast<uint32_t>(state.unassigned_size()));

@@ -3,11 +3,15 @@
 // both call these with the vertex.v1 request messages and get the response
 // messages, so both print the same thing.
 //
-//   RegisterSite        site + schema
-//   AddSamplePages      parse and store pages (shingle vectors kept), then
+//   RegisterSite        site + schema (+ the site's settings: pruning
+//                       threshold, sample rate, no rule transfer)
+//   AddSamplePages      (replace the site's settings,) parse and store
+//                       pages (shingle vectors kept), then
 //                       cluster the sample (Algorithm 1), infer URL
-//                       regexes, choose annotation samples (Algorithm 2)
-//   GetAnnotationTasks  the next pages to annotate, with why
+//                       regexes, choose annotation samples (Algorithm 2),
+//                       with the site's settings over the engine's defaults
+//   GetAnnotationTasks  the next pages to annotate, with why; the settings
+//                       and the threshold the last clustering used
 //   Learn               annotations -> rule (stored as a new version),
 //                       diagnostics, a preview, the editor loop's verdict
 //   GetRule / ListRules / ExportRule / RollbackRule / DeleteSite
@@ -52,6 +56,9 @@ namespace vertex::workflow {
 
 struct LearningEngineOptions {
   // Clustering and parsing (parse.max_page_bytes caps each sample page).
+  // cluster.cluster.prune_threshold (0: adaptive) and cluster.sample.rate
+  // are the defaults for a site without settings (SiteRecord.settings); a
+  // site's settings replace both (its sample_rate 0: this one).
   site::SiteClusterOptions cluster;
   ClusterLearnOptions learn;
   // Pages per cluster GetAnnotationTasks returns when the request says 0.
@@ -70,6 +77,12 @@ struct LearningEngineOptions {
   // Fetches the fresh sample for Relearn; nullptr: Relearn needs pages.
   std::shared_ptr<fetch::Fetcher> fetcher;
 };
+
+// What GetAnnotationTasks says (FailedPrecondition) of a sample that was
+// clustered into no cluster: "the sample of site "X" (N pages) was
+// clustered into no cluster: every masked vector was pruned (threshold T);
+// ...". vertexctl prints it too.
+std::string NoClusterMessage(const std::string& site, uint32_t sample_pages, uint32_t prune_threshold);
 
 class LearningEngine final : public LearningApi {
  public:

@@ -13,6 +13,7 @@ constexpr int64_t kMaxDelayMs = 600000;
 constexpr int64_t kMaxFetchBytes = int64_t{1} << 30;
 constexpr int64_t kMaxRedirects = 20;
 constexpr size_t kMaxUserAgentBytes = 512;
+constexpr int64_t kMaxPruneThreshold = 1000000000;
 
 std::string Default(int64_t value) { return absl::StrCat(" (default ", value, ")"); }
 
@@ -97,6 +98,30 @@ absl::StatusOr<workflow::LearningEngineOptions> WithRelearnFlags(const ParsedArg
   options.bellwethers = static_cast<size_t>(bellwethers);
   options.relearn_pages = static_cast<size_t>(pages);
   options.history_keep = static_cast<size_t>(keep);
+  return options;
+}
+
+std::vector<FlagSpec> ClusterDefaultFlagSpecs() {
+  const workflow::LearningEngineOptions d;
+  return {
+      {"prune-threshold", "N",
+       "clustering a site without settings: prune masked vectors counted by fewer than N sample pages; 0: adaptive, "
+       "clamp(sample pages / 50, 1, 20) (default " +
+           (d.cluster.cluster.prune_threshold > 0 ? std::to_string(d.cluster.cluster.prune_threshold)
+                                                  : std::string("0: adaptive")) +
+           "; a site's settings win)"},
+      {"sample-rate", "R",
+       absl::StrCat("clustering a site without settings (or sample_rate 0): fraction of its sample pages to cluster, "
+                    "0 < R <= 1, at least 1,000 or all (default ",
+                    d.cluster.sample.rate, ")")},
+  };
+}
+
+absl::StatusOr<workflow::LearningEngineOptions> WithClusterDefaultFlags(const ParsedArgs& args,
+                                                                        workflow::LearningEngineOptions options) {
+  VERTEX_ASSIGN_OR_RETURN(options.cluster.cluster.prune_threshold,
+                          args.Int("prune-threshold", options.cluster.cluster.prune_threshold, 0, kMaxPruneThreshold));
+  VERTEX_ASSIGN_OR_RETURN(options.cluster.sample.rate, args.Double("sample-rate", options.cluster.sample.rate, 1e-9, 1));
   return options;
 }
 

@@ -10,6 +10,8 @@
 //             --user-agent, --ignore-robots       -> fetch::FetchOptions
 //   relearn   --bellwethers, --relearn-pages, --history-keep
 //                                                  -> LearningEngineOptions
+//   cluster   --prune-threshold, --sample-rate     -> LearningEngineOptions
+//             .cluster: the defaults for sites without settings
 //
 // Thread-safety: pure functions of their arguments.
 #ifndef VERTEX_SERVICES_COMMON_ENGINE_FLAGS_H_
@@ -40,6 +42,19 @@ std::vector<FlagSpec> RelearnFlagSpecs();
 // InvalidArgument naming the flag for a value out of range.
 absl::StatusOr<workflow::LearningEngineOptions> WithRelearnFlags(const ParsedArgs& args,
                                                                  workflow::LearningEngineOptions options);
+
+// The servers' clustering defaults, for sites without settings
+// (SiteRecord.settings): --prune-threshold N (0, the default: adaptive,
+// clamp(sample pages / 50, 1, 20)) and --sample-rate R (0 < R <= 1,
+// default 0.2).
+std::vector<FlagSpec> ClusterDefaultFlagSpecs();
+
+// `options` with the clustering default flags in `args` applied (the
+// others kept). InvalidArgument naming the flag: --prune-threshold an
+// integer from 0 to 1000000000, --sample-rate a number above 0 and at
+// most 1.
+absl::StatusOr<workflow::LearningEngineOptions> WithClusterDefaultFlags(const ParsedArgs& args,
+                                                                        workflow::LearningEngineOptions options);
 
 }  // namespace vertex::cli
 

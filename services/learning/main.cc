@@ -19,11 +19,14 @@ constexpr char kUsage[] =
     "stored sample's URLs again (the --fetch-* flags; robots.txt obeyed unless --ignore-robots, one\n"
     "request at a time per host), which may take minutes. RecordMonitorRun stores the monitoring\n"
     "service's runs. Write RPCs need `authorization: Bearer TOKEN` when --auth-token is set.\n"
+    "Sites are clustered with their own settings (RegisterSite, AddSamplePages: pruning threshold,\n"
+    "sample rate); --prune-threshold and --sample-rate are the defaults for sites without.\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
 
 std::vector<cli::FlagSpec> LearningFlags() {
   std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
   for (const cli::FlagSpec& f : cli::RelearnFlagSpecs()) flags.push_back(f);
+  for (const cli::FlagSpec& f : cli::ClusterDefaultFlagSpecs()) flags.push_back(f);
   for (const cli::FlagSpec& f : cli::FetchFlagSpecs()) flags.push_back(f);
   return flags;
 }
@@ -33,6 +36,7 @@ absl::Status Run(int argc, char** argv) {
                           ParseServerArgs(argc, argv, "vertex-learning", kUsage, "127.0.0.1:7071", LearningFlags()));
   if (!parsed) return absl::OkStatus();
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, cli::WithRelearnFlags(parsed->args, {}));
+  VERTEX_ASSIGN_OR_RETURN(options, cli::WithClusterDefaultFlags(parsed->args, std::move(options)));
   VERTEX_ASSIGN_OR_RETURN(options.cluster.parse, ParseOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);

@@ -1,6 +1,7 @@
 // vertexctl cluster | demo | gen-demo.
 #include <cstdint>
 #include <iostream>
+#include <optional>
 
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
@@ -11,10 +12,49 @@
 
 namespace vertex::cli {
 
-const std::vector<FlagSpec>& ClusterFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"threshold", "N", "prune masked vectors counted by fewer than N sample pages (default 20)"},
+std::vector<FlagSpec> ThresholdFlags() {
+  return {
+      {"threshold", "N",
+       "prune masked vectors counted by fewer than N sample pages; 0: adaptive, clamp(sample pages / 50, 1, 20) "
+       "(default 0)"},
       {"sample-rate", "R", "fraction of the site to cluster, 0 < R <= 1 (default 0.2)"},
+  };
+}
+
+std::vector<FlagSpec> SiteSettingsFlags() {
+  return {
+      {"threshold", "N",
+       "the site's pruning threshold (Algorithm 1): prune masked vectors counted by fewer than N sample pages; "
+       "0: adaptive, clamp(sample pages / 50, 1, 20), the paper's 20 from 1,000 pages on "
+       "(default: adaptive; without --threshold and --sample-rate the stored settings are kept)"},
+      {"sample-rate", "R",
+       "the site's sample rate: fraction of its pages to cluster, 0 <= R <= 1, at least 1,000 pages or the whole "
+       "site (default 0: the server's, 0.2)"},
+  };
+}
+
+absl::StatusOr<std::optional<v1::SiteSettings>> SiteSettingsFromFlags(const ParsedArgs& a) {
+  if (!a.Has("threshold") && !a.Has("sample-rate")) return std::nullopt;
+  VERTEX_ASSIGN_OR_RETURN(const int64_t threshold, a.Int("threshold", 0, 0, 1000000000));
+  VERTEX_ASSIGN_OR_RETURN(const double rate, a.Double("sample-rate", 0, 0, 1.0));
+  v1::SiteSettings settings;
+  settings.set_prune_threshold(static_cast<uint32_t>(threshold));
+  settings.set_sample_rate(rate);
+  return settings;
+}
+
+const std::vector<FlagSpec>& ClusterFlags() {
+  static const std::vector<FlagSpec> kFlags = [] {
+    std::vector<FlagSpec> flags = ThresholdFlags();
+    for (const FlagSpec& f : OtherClusterFlags()) flags.push_back(f);
+    flags.push_back({"help", "", "show this help"});
+    return flags;
+  }();
+  return kFlags;
+}
+
+std::vector<FlagSpec> OtherClusterFlags() {
+  return {
       {"max-sample", "N", "cluster at most N pages (default 20000)"},
       {"min-sample", "N", "cluster at least N pages, or all of a smaller site (default 1000)"},
       {"seed", "S", "seed of the site sample (default 1)"},
@@ -22,15 +62,17 @@ const std::vector<FlagSpec>& ClusterFlags() {
       {"threads", "N", "parser threads (default: one per core)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
-      {"help", "", "show this help"},
   };
-  return kFlags;
 }
 
-absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& a) {
-  site::SiteClusterOptions o;
-  VERTEX_ASSIGN_OR_RETURN(o.cluster.prune_threshold, a.Int("threshold", 20, 1, 1000000000));
+absl::StatusOr<site::SiteClusterOptions> WithThresholdFlags(const ParsedArgs& a, site::SiteClusterOptions o) {
+  VERTEX_ASSIGN_OR_RETURN(o.cluster.prune_threshold, a.Int("threshold", 0, 0, 1000000000));
   VERTEX_ASSIGN_OR_RETURN(o.sample.rate, a.Double("sample-rate", 0.2, 1e-9, 1.0));
+  return o;
+}
+
+absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const ParsedArgs& a) {
+  site::SiteClusterOptions o;
   VERTEX_ASSIGN_OR_RETURN(int64_t max_sample, a.Int("max-sample", 20000, 1, 100000000));
   VERTEX_ASSIGN_OR_RETURN(int64_t min_sample, a.Int("min-sample", 1000, 0, 100000000));
   VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
@@ -48,6 +90,11 @@ absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArg
   return o;
 }
 
+absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& a) {
+  VERTEX_ASSIGN_OR_RETURN(site::SiteClusterOptions o, OtherClusterOptionsFromFlags(a));
+  return WithThresholdFlags(a, std::move(o));
+}
+
 namespace {
 
 constexpr char kClusterUsage[] =
@@ -57,9 +104,12 @@ constexpr char kClusterUsage[] =
     "Every page is parsed once; a sample of the site is clustered and every other page is\n"
     "assigned to the cluster whose signature covers it. A page file's URL is taken from a\n"
     "<base href=\"...\"> on its first line, else file:// and its absolute path. Prints JSON:\n"
-    "{\"clusters\":[{\"id\",\"signature\",\"importance\",\"url_regex\",\"pages\":[{\"file\",\"url\"}],\n"
+    "{\"page_count\",\"sample_size\",\"prune_threshold\" (the threshold applied),\n"
+    "\"clusters\":[{\"id\",\"signature\",\"importance\",\"url_regex\",\"pages\":[{\"file\",\"url\"}],\n"
     "\"attached\":[{\"file\",\"url\"}],\"annotation_sample\":[file,...],\"annotation_weights\":[...]}],\"unassigned\":[...],\n"
     "\"errors\":[{\"file\",\"error\"}]}. Pages that cannot be parsed are listed in \"errors\".\n"
+    "The pruning threshold adapts to the sample by default: clamp(sample pages / 50, 1, 20),\n"
+    "the paper's 20 from 1,000 pages on, 1 for a site of up to 99 pages.\n"
     "\n"
     "flags:\n";
 

@@ -9,6 +9,7 @@
 #ifndef VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
 #define VERTEX_SERVICES_VERTEXCTL_COMMANDS_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,10 +50,12 @@ struct AddedPages {
 
 // Adds the page `files` to the sample of `site` in batches of at most 200
 // pages and about 32 MB, every call but the last with defer_clustering (the
-// last too with `defer_all`). Errors: a file's read error (naming it), or
+// last too with `defer_all`), the first with `settings` when given (they
+// replace the site's stored settings). Errors: a file's read error (naming it), or
 // the first failed call's.
 absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
-                                                   const std::vector<std::string>& files, bool defer_all);
+                                                   const std::vector<std::string>& files, bool defer_all,
+                                                   const std::optional<v1::SiteSettings>& settings = std::nullopt);
 
 // Learns the rules of the site in `pages_dir` with an editor simulated from
 // the ground truth in `truth_dir` (eval-swde's method), extracts every page
@@ -60,15 +63,43 @@ absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, c
 absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::string& truth_dir, const std::string& site,
                                   const schema::CompiledSchema& schema);
 
-// The clustering flags (`vertexctl cluster --help`), shared by the commands
-// that cluster a sample, and the options they give ("help" not included).
+// The clustering flags (`vertexctl cluster --help`): ThresholdFlags(),
+// OtherClusterFlags() and help; the options they give (help not included).
 const std::vector<FlagSpec>& ClusterFlags();
 absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& args);
 
+// --threshold N (0, the default: adaptive) and --sample-rate R as
+// clustering options of the engine (vertexctl cluster; relearn --store),
+// and `options` with them applied. InvalidArgument naming the flag.
+std::vector<FlagSpec> ThresholdFlags();
+absl::StatusOr<site::SiteClusterOptions> WithThresholdFlags(const ParsedArgs& args, site::SiteClusterOptions options);
+
+// The other clustering flags (--max-sample, --min-sample, --seed,
+// --annotation-size, --threads, --max-page-bytes, --max-depth) and the
+// options they give (threshold adaptive, sample rate 0.2).
+std::vector<FlagSpec> OtherClusterFlags();
+absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const ParsedArgs& args);
+
+// --threshold N and --sample-rate R as a site's settings (site register,
+// site add-pages, learn; online and offline alike), and the SiteSettings
+// they give: nullopt when neither is given (the stored settings are kept);
+// given one, the other takes its default (threshold 0: adaptive; sample
+// rate 0: the server's). InvalidArgument naming the flag: --threshold an
+// integer from 0 to 1e9, --sample-rate a number from 0 to 1.
+std::vector<FlagSpec> SiteSettingsFlags();
+absl::StatusOr<std::optional<v1::SiteSettings>> SiteSettingsFromFlags(const ParsedArgs& args);
+
 // The flags that set an in-process LearningEngine's options (--store only):
-// ClusterFlags() without help, and --unannotated. Their options.
+// OtherClusterFlags() and --unannotated. Their options.
 std::vector<FlagSpec> OfflineLearningFlags();
 absl::StatusOr<workflow::LearningEngineOptions> LearningOptionsFromFlags(const ParsedArgs& args);
+
+// The message and exit code of a command whose AddSamplePages clustered the
+// sample into no cluster (every page pruned): prints "vertexctl <command>:
+// <NoClusterMessage>" to stderr and returns kNoClusterExit. Returns 0 (and
+// prints nothing) when `added` has a cluster or was not clustered.
+inline constexpr int kNoClusterExit = 3;
+int ReportNoCluster(const std::string& command, const std::string& site, const v1::AddSamplePagesResponse& added);
 
 // Prints "vertexctl <command>: <message>" to stderr and returns the exit
 // code for `status` (2 for InvalidArgument, else 1).

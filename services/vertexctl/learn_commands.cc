@@ -33,6 +33,7 @@ std::vector<FlagSpec> LearnFlags() {
        "annotations, JSON Lines: {\"file\"|\"url\",\"attribute\",\"value\"|\"values\"|\"xpath\"|\"absent\"}"},
       {"sample", "DIR", "the site's sample pages (*.htm, *.html), added to the site's sample"},
   };
+  for (const FlagSpec& f : SiteSettingsFlags()) flags.push_back(f);
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : OfflineLearningFlags()) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
@@ -62,10 +63,13 @@ constexpr char kLearnUsage[] =
     "its version, per attribute what was learnt or why not, a preview, the editor loop's state\n"
     "and next pages); \"needs_annotation\" the tasks of every cluster not DONE; \"errors\" the\n"
     "sample pages that could not be used.\n"
+    "A sample clustered into no cluster (every page pruned: lower --threshold) is an error.\n"
     "\n";
 
 constexpr char kLearnFlagsHeader[] =
-    "The clustering flags and --unannotated apply with --store only (a server uses its own).\n"
+    "--threshold and --sample-rate are the site's settings, sent with RegisterSite and stored\n"
+    "with the site (online and offline alike; later clusterings use them). The other clustering\n"
+    "flags and --unannotated apply with --store only (a server uses its own).\n"
     "\n"
     "flags:\n";
 
@@ -78,6 +82,7 @@ std::string Canonical(const std::string& path) {
 struct LearnInputs {
   std::string site, sample, annotations_file;
   std::optional<schema::CompiledSchema> schema;
+  std::optional<v1::SiteSettings> settings;  // from the flags
   std::vector<workflow::SourcedAnnotation> annotations;
   std::vector<std::string> files;  // the sample's page files
 };
@@ -121,8 +126,9 @@ absl::StatusOr<std::string> AnnotatedFile(const workflow::SourcedAnnotation& s, 
 }
 
 absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
-  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site", "schema", "annotations", "sample"}));
   LearnInputs in;
+  VERTEX_ASSIGN_OR_RETURN(in.settings, SiteSettingsFromFlags(a));
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site", "schema", "annotations", "sample"}));
   in.site = a.String("site", "");
   in.sample = a.String("sample", "");
   in.annotations_file = a.String("annotations", "");
@@ -233,8 +239,13 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
   v1::RegisterSiteRequest site;
   site.set_site(in.site);
   *site.mutable_schema() = in.schema->proto();
+  if (in.settings) *site.mutable_settings() = *in.settings;
   VERTEX_RETURN_IF_ERROR(api.RegisterSite(site).status());
   VERTEX_ASSIGN_OR_RETURN(o.added, AddSamplePagesInBatches(api, in.site, in.files, false));
+  if (o.added.response.clustered() && o.added.response.clusters_size() == 0) {
+    return absl::FailedPreconditionError(workflow::NoClusterMessage(in.site, o.added.response.sample_pages(),
+                                                                    o.added.response.prune_threshold()));
+  }
   VERTEX_ASSIGN_OR_RETURN(ClusterAnnotations by_cluster, GroupByCluster(in, o.added));
   for (const auto& [cluster_id, annotations] : by_cluster) {
     v1::LearnRequest request;
@@ -284,17 +295,14 @@ absl::Status Learn(const ParsedArgs& a) {
 }  // namespace
 
 std::vector<FlagSpec> OfflineLearningFlags() {
-  std::vector<FlagSpec> flags;
-  for (const FlagSpec& f : ClusterFlags()) {
-    if (f.name != "help") flags.push_back(f);
-  }
+  std::vector<FlagSpec> flags = OtherClusterFlags();
   flags.push_back({"unannotated", "N", "unannotated sample pages rule learning looks at per cluster (default 20)"});
   return flags;
 }
 
 absl::StatusOr<workflow::LearningEngineOptions> LearningOptionsFromFlags(const ParsedArgs& args) {
   workflow::LearningEngineOptions options;
-  VERTEX_ASSIGN_OR_RETURN(options.cluster, ClusterOptionsFromFlags(args));
+  VERTEX_ASSIGN_OR_RETURN(options.cluster, OtherClusterOptionsFromFlags(args));
   VERTEX_ASSIGN_OR_RETURN(int64_t unannotated, args.Int("unannotated", 20, 0, 10000));
   options.learn.unannotated_pages = static_cast<size_t>(unannotated);
   return options;

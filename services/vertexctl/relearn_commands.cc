@@ -17,6 +17,10 @@ namespace {
 // The flags that set the in-process engine (--store only).
 std::vector<FlagSpec> OfflineRelearnFlags() {
   std::vector<FlagSpec> flags = OfflineLearningFlags();
+  for (FlagSpec f : ThresholdFlags()) {
+    f.help += "; for a site without settings (vertexctl site register --threshold sets them)";
+    flags.push_back(f);
+  }
   for (const FlagSpec& f : FetchFlagSpecs()) flags.push_back(f);
   return flags;
 }
@@ -80,6 +84,7 @@ absl::StatusOr<v1::RelearnRequest> RelearnRequestOf(const ParsedArgs& a) {
 // The in-process engine's options: the clustering flags and a fetcher.
 absl::StatusOr<workflow::LearningEngineOptions> OfflineOptions(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, LearningOptionsFromFlags(a));
+  VERTEX_ASSIGN_OR_RETURN(options.cluster, WithThresholdFlags(a, std::move(options.cluster)));
   if (a.Has("server")) return options;
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, FetchOptionsFromArgs(a));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);

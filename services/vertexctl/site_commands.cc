@@ -20,6 +20,7 @@ std::vector<FlagSpec> SiteFlags() {
       {"schema", "FILE", "register: the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
       {"defer", "", "add-pages: store the pages without clustering the sample"},
   };
+  for (const FlagSpec& f : SiteSettingsFlags()) flags.push_back(f);
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : OfflineLearningFlags()) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
@@ -27,8 +28,10 @@ std::vector<FlagSpec> SiteFlags() {
 }
 
 constexpr char kSiteUsage[] =
-    "usage: vertexctl site register --site SITE --schema FILE (--store DIR | --server HOST:PORT)\n"
-    "       vertexctl site add-pages --site SITE [--defer] (--store DIR | --server HOST:PORT) PAGE_DIR_OR_FILE...\n"
+    "usage: vertexctl site register --site SITE --schema FILE [--threshold N] [--sample-rate R]\n"
+    "                               (--store DIR | --server HOST:PORT)\n"
+    "       vertexctl site add-pages --site SITE [--defer] [--threshold N] [--sample-rate R]\n"
+    "                                (--store DIR | --server HOST:PORT) PAGE_DIR_OR_FILE...\n"
     "       vertexctl site delete --site SITE (--store DIR | --server HOST:PORT)\n"
     "\n"
     "register: registers the site with its vertical's schema, or replaces a registered site's\n"
@@ -39,14 +42,21 @@ constexpr char kSiteUsage[] =
     "batches of at most 200 pages and 32 MB; the last call clusters the whole sample (Vertex\n"
     "Algorithm 1), infers URL regexes and picks the pages to annotate (Algorithm 2), unless\n"
     "--defer. Prints the AddSamplePagesResponse, the batches' merged: pages added, pages that\n"
-    "could not be used (\"errors\"), the clusters by decreasing importance.\n"
+    "could not be used (\"errors\"), the clusters by decreasing importance, the site's settings\n"
+    "and the pruning threshold applied (\"prune_threshold\").\n"
+    "Exit code: 0 done; 3 the pages were added and the sample clustered into no cluster (every\n"
+    "page pruned: stderr says so; lower --threshold); 1 an error; 2 a usage error.\n"
     "delete: removes the site and everything of it; prints {}.\n"
     "\n"
     "Output: one line of JSON, the protobuf JSON mapping of the vertex.v1 response (field\n"
     "names as in proto/vertex/v1/learning.proto, defaults included, int64 as strings).\n";
 
 constexpr char kSiteFlagsHeader[] =
-    "The clustering flags apply to add-pages with --store only (a server uses its own).\n"
+    "--threshold and --sample-rate are the site's settings: register and add-pages send them\n"
+    "(online and offline alike) and they are stored with the site for every later clustering;\n"
+    "without either, the stored settings are kept (a new site: the server's defaults, adaptive\n"
+    "threshold and 0.2). The other clustering flags apply to add-pages with --store only (a\n"
+    "server uses its own).\n"
     "\n"
     "flags:\n";
 
@@ -56,13 +66,20 @@ absl::Status Register(workflow::LearningApi& api, const ParsedArgs& a) {
   v1::RegisterSiteRequest request;
   request.set_site(a.String("site", ""));
   *request.mutable_schema() = schema.proto();
+  VERTEX_ASSIGN_OR_RETURN(std::optional<v1::SiteSettings> settings, SiteSettingsFromFlags(a));
+  if (settings) *request.mutable_settings() = *settings;
   VERTEX_ASSIGN_OR_RETURN(v1::RegisterSiteResponse response, api.RegisterSite(request));
   return PrintJson(response);
 }
 
-absl::Status AddPages(workflow::LearningApi& api, const ParsedArgs& a, const std::vector<std::string>& files) {
-  VERTEX_ASSIGN_OR_RETURN(AddedPages added, AddSamplePagesInBatches(api, a.String("site", ""), files, a.Has("defer")));
-  return PrintJson(added.response);
+// The exit code: kNoClusterExit when the sample was clustered into no
+// cluster.
+absl::StatusOr<int> AddPages(workflow::LearningApi& api, const ParsedArgs& a, const std::vector<std::string>& files) {
+  VERTEX_ASSIGN_OR_RETURN(std::optional<v1::SiteSettings> settings, SiteSettingsFromFlags(a));
+  const std::string site = a.String("site", "");
+  VERTEX_ASSIGN_OR_RETURN(AddedPages added, AddSamplePagesInBatches(api, site, files, a.Has("defer"), settings));
+  VERTEX_RETURN_IF_ERROR(PrintJson(added.response));
+  return ReportNoCluster("site", site, added.response);
 }
 
 absl::Status Delete(workflow::LearningApi& api, const ParsedArgs& a) {
@@ -72,13 +89,15 @@ absl::Status Delete(workflow::LearningApi& api, const ParsedArgs& a) {
   return PrintJson(response);
 }
 
-absl::Status Site(const ParsedArgs& a) {
+// The exit code of a subcommand that ran.
+absl::StatusOr<int> Site(const ParsedArgs& a) {
   const std::string sub = a.positional.empty() ? "" : a.positional[0];
   if (sub != "register" && sub != "add-pages" && sub != "delete") {
     return absl::InvalidArgumentError("give one subcommand: register, add-pages or delete (see --help)");
   }
   VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
   VERTEX_RETURN_IF_ERROR(RejectOfflineFlags(a, OfflineLearningFlags()));
+  VERTEX_RETURN_IF_ERROR(SiteSettingsFromFlags(a).status());
   const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
   if (sub == "add-pages" && paths.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
   if (sub != "add-pages" && !paths.empty()) return absl::InvalidArgumentError("unexpected argument " + paths[0]);
@@ -89,9 +108,9 @@ absl::Status Site(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, LearningOptionsFromFlags(a));
   const StoreMode mode = sub == "register" ? StoreMode::kCreate : StoreMode::kMustExist;
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, mode, options));
-  if (sub == "register") return Register(*backend.api, a);
   if (sub == "add-pages") return AddPages(*backend.api, a, files);
-  return Delete(*backend.api, a);
+  VERTEX_RETURN_IF_ERROR(sub == "register" ? Register(*backend.api, a) : Delete(*backend.api, a));
+  return 0;
 }
 
 std::vector<FlagSpec> TasksFlags() {
@@ -113,7 +132,10 @@ constexpr char kTasksUsage[] =
     "decreasing importance: for a cluster not annotated yet Algorithm 2's picks, after learn\n"
     "the pages where the rule fails, each with why. Prints the GetAnnotationTasksResponse as\n"
     "one line of JSON ({\"tasks\":[{\"site\",\"cluster_id\",\"url\",\"rank\",\"importance\",\n"
-    "\"reason\"}],\"pages\":[],\"done_clusters\":[...]}).\n"
+    "\"reason\"}],\"pages\":[],\"done_clusters\":[...],\"clusters\":[ClusterProgress,...],\n"
+    "\"settings\":{\"prune_threshold\",\"sample_rate\",\"no_rule_transfer\"},\"prune_threshold\" (the\n"
+    "threshold the last clustering applied),\"sample_pages\",\"unassigned_pages\"}). A sample\n"
+    "clustered into no cluster is an error saying so (with the threshold).\n"
     "\n";
 
 absl::Status Tasks(const ParsedArgs& a) {
@@ -132,12 +154,16 @@ absl::Status Tasks(const ParsedArgs& a) {
 }  // namespace
 
 absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
-                                                   const std::vector<std::string>& files, bool defer_all) {
+                                                   const std::vector<std::string>& files, bool defer_all,
+                                                   const std::optional<v1::SiteSettings>& settings) {
   AddedPages added;
+  bool first = true;
   const auto send = [&](std::vector<v1::Page> pages, const std::vector<std::string>& paths, bool last) -> absl::Status {
     v1::AddSamplePagesRequest request;
     request.set_site(site);
     request.set_defer_clustering(defer_all || !last);
+    if (first && settings) *request.mutable_settings() = *settings;
+    first = false;
     for (size_t i = 0; i < pages.size(); ++i) {
       added.files.emplace_back(paths[i], pages[i].url());
       *request.add_pages() = std::move(pages[i]);
@@ -150,6 +176,13 @@ absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, c
   return added;
 }
 
+int ReportNoCluster(const std::string& command, const std::string& site, const v1::AddSamplePagesResponse& added) {
+  if (!added.clustered() || added.clusters_size() > 0) return 0;
+  std::cerr << "vertexctl " << command << ": "
+            << workflow::NoClusterMessage(site, added.sample_pages(), added.prune_threshold()) << "\n";
+  return kNoClusterExit;
+}
+
 int RunSite(const std::vector<std::string>& args) {
   const std::vector<FlagSpec> flags = SiteFlags();
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
@@ -158,8 +191,8 @@ int RunSite(const std::vector<std::string>& args) {
     return 0;
   }
   if (!parsed.ok()) return ReportError("site", parsed.status());
-  const absl::Status s = Site(*parsed);
-  return s.ok() ? 0 : ReportError("site", s);
+  const absl::StatusOr<int> exit_code = Site(*parsed);
+  return exit_code.ok() ? *exit_code : ReportError("site", exit_code.status());
 }
 
 int RunTasks(const std::vector<std::string>& args) {

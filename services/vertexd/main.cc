@@ -22,11 +22,14 @@ constexpr char kUsage[] =
     "Extract call. Monitor stores its runs in the site's history (GetHistory); it and Relearn fetch\n"
     "pages when the request supplies none (the --fetch-* flags; robots.txt obeyed unless\n"
     "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
-    "when --auth-token is set. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
+    "when --auth-token is set. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n"
+    "Sites are clustered with their own settings (RegisterSite, AddSamplePages: pruning threshold,\n"
+    "sample rate); --prune-threshold and --sample-rate are the defaults for sites without.\n";
 
 std::vector<cli::FlagSpec> VertexdFlags() {
   std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
   for (const cli::FlagSpec& f : cli::RelearnFlagSpecs()) flags.push_back(f);
+  for (const cli::FlagSpec& f : cli::ClusterDefaultFlagSpecs()) flags.push_back(f);
   for (const cli::FlagSpec& f : cli::FetchFlagSpecs()) flags.push_back(f);
   return flags;
 }
@@ -37,6 +40,7 @@ absl::Status Run(int argc, char** argv) {
   if (!parsed) return absl::OkStatus();
   VERTEX_ASSIGN_OR_RETURN(html::ParseOptions parse, ParseOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, cli::WithRelearnFlags(parsed->args, {}));
+  VERTEX_ASSIGN_OR_RETURN(options, cli::WithClusterDefaultFlags(parsed->args, std::move(options)));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
   // One fetcher, so its per-host politeness holds across Relearn and Monitor.
   const std::shared_ptr<fetch::Fetcher> fetcher = fetch::NewCurlFetcher(fetch_options);

@@ -170,7 +170,7 @@ TEST(RulesCli, LearnExtractAndExport) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\"current_version\":\"2\",\"latest_version\":\"2\",\"state\":\"NEEDS_MORE_PAGES\","
-                       "\"candidate_version\":\"0\"},"
+                       "\"candidate_version\":\"0\",\"attached_pages\":0,\"merged_clusters\":0},"
                        "\"versions\":[\"1\",\"2\"]"),
             std::string::npos)
       << r.out;
@@ -354,7 +354,8 @@ TEST(RulesCli, SiteCommandsOffline) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
             "{\"pages_added\":220,\"sample_pages\":220,\"errors\":[],\"clusters\":[],\"unassigned_pages\":0,"
-            "\"clustered\":false}\n");
+            "\"clustered\":false,\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false},"
+            "\"prune_threshold\":0,\"transferred\":[]}\n");
   r = Vertexctl("tasks" + on);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("was never clustered"), std::string::npos) << r.err;

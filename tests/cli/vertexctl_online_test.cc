@@ -341,7 +341,12 @@ TEST(VertexctlBackendFlags, UsageErrors) {
       {"rules list --site demo --store /tmp/x --server h:1", 2, "give either --store"},
       {"extract --site demo --server h:1 --threads 4 x.htm", 2, "--threads applies to --store only"},
       {"extract --site demo --server h:1 --no-nearest x.htm", 2, "--no-nearest applies to --store only"},
-      {"learn --site demo --server h:1 --threshold 4", 2, "--threshold applies to --store only"},
+      {"learn --site demo --server h:1 --max-sample 4", 2, "--max-sample applies to --store only"},
+      // --threshold and --sample-rate are the site's settings, sent online
+      // too (tests/cli/tiny_sites_cli_test.cc); their values are checked.
+      {"learn --site demo --server h:1 --threshold -1", 2, "--threshold must be an integer from 0 to 1000000000"},
+      {"site register --site demo --server h:1 --sample-rate 1.5", 2, "--sample-rate must be a number from 0"},
+      {"relearn demo --server h:1 --threshold 4", 2, "--threshold applies to --store only"},
       {"site add-pages --site demo --server h:1 --seed 4 x", 2, "--seed applies to --store only"},
       {"tasks --site demo --server h:1 --timeout 0", 2, "--timeout must be a number"},
       {"tasks --site demo --server h:1 --tls-cert /no/cert.pem", 2, "--tls-cert and --tls-key go together"},

@@ -115,12 +115,49 @@ TEST(ClusterTest, ThresholdDecidesWhichSmallTemplatesSurvive) {
   Synthetic s = MakeSite(1, 100, 0, 3);
   const Synthetic small = MakeSite(1, 15, 0, 4);
   s.vectors.insert(s.vectors.end(), small.vectors.begin(), small.vectors.end());
-  EXPECT_EQ(ClusterVectors(s.vectors).clusters.size(), 1u);
-  EXPECT_EQ(ClusterVectors(s.vectors).unassigned.size(), 15u);
+  ClusterOptions paper;
+  paper.prune_threshold = kPaperPruneThreshold;
+  EXPECT_EQ(ClusterVectors(s.vectors, paper).clusters.size(), 1u);
+  EXPECT_EQ(ClusterVectors(s.vectors, paper).unassigned.size(), 15u);
+  EXPECT_EQ(ClusterVectors(s.vectors, paper).prune_threshold, 20);
+  // Adaptive (the default): 115 / 50 = 2, the small template survives.
+  EXPECT_EQ(ClusterVectors(s.vectors).prune_threshold, 2);
+  EXPECT_EQ(ClusterVectors(s.vectors).clusters.size(), 2u);
   ClusterOptions low;
   low.prune_threshold = 10;
   EXPECT_EQ(ClusterVectors(s.vectors, low).clusters.size(), 2u);
   EXPECT_TRUE(ClusterVectors(s.vectors, low).unassigned.empty());
+}
+
+TEST(ClusterTest, AdaptivePruneThreshold) {
+  const std::vector<std::pair<size_t, int64_t>> cases = {
+      {0, 1}, {1, 1}, {2, 1}, {49, 1}, {50, 1}, {99, 1}, {100, 2}, {999, 19}, {1000, 20}, {2000, 20}, {20000, 20},
+  };
+  for (const auto& [size, want] : cases) {
+    EXPECT_EQ(AdaptivePruneThreshold(size), want) << size;
+    EXPECT_EQ(EffectivePruneThreshold(ClusterOptions(), size), want) << size;
+  }
+  ClusterOptions explicit_threshold;
+  explicit_threshold.prune_threshold = 7;
+  EXPECT_EQ(EffectivePruneThreshold(explicit_threshold, 10), 7);
+  EXPECT_EQ(EffectivePruneThreshold(explicit_threshold, 5000), 7);
+}
+
+// A site of one page, or two of one template, forms its cluster.
+TEST(ClusterTest, TinySamplesFormTheirCluster) {
+  for (int pages : {1, 2, 5, 30}) {
+    const Synthetic s = MakeSite(1, pages, 0, 5);
+    const Clustering c = ClusterVectors(s.vectors);
+    EXPECT_EQ(c.prune_threshold, 1) << pages;
+    ASSERT_EQ(c.clusters.size(), 1u) << pages;
+    EXPECT_EQ(c.clusters[0].members.size(), static_cast<size_t>(pages));
+    EXPECT_TRUE(c.unassigned.empty()) << pages;
+  }
+  const Synthetic one = MakeSite(1, 1, 0, 6);
+  ClusterOptions paper;
+  paper.prune_threshold = kPaperPruneThreshold;
+  EXPECT_TRUE(ClusterVectors(one.vectors, paper).clusters.empty());
+  EXPECT_EQ(ClusterVectors(one.vectors, paper).unassigned, std::vector<size_t>{0});
 }
 
 TEST(ClusterTest, EmptyInput) {

@@ -54,6 +54,30 @@ TEST(AnnotationTest, HeadTextIsNeverAnAnnotation) {
   EXPECT_EQ(r[0].not_found, std::vector<std::string>{"Frank Herbert"});
 }
 
+// Regression (tiny sites): one annotated page whose related-products tiles
+// list the page's own product; the title in the <h1> and in two tiles tie
+// on every other count, and the tiles (a key holding a node per tile) won
+// by the key's spelling ("a" < "h1"): the rule then extracted another
+// product's tile on the other pages.
+TEST(AnnotationTest, OneStructureHoldingFewNodesBeatsAListOfThem) {
+  html::Parser parser;
+  const std::string tiles =
+      "<div class=tiles><div class=tile><div class=name><a>Speaker</a></div></div>"
+      "<div class=tile><div class=name><a>Monitor</a></div></div>"
+      "<div class=tile><div class=name><a>Speaker</a></div></div>"
+      "<div class=tile><div class=name><a>Monitor</a></div></div></div>";
+  for (const bool tiles_first : {true, false}) {
+    const std::string h1 = "<h1 class=title>Monitor</h1>";
+    html::Page page =
+        parser.Parse("<html><body>" + (tiles_first ? tiles + h1 : h1 + tiles) + "</body></html>", "u").value();
+    const std::vector<ResolvedAnnotation> r = ResolveValues({{&page, {"Monitor"}}});
+    ASSERT_EQ(r.size(), 1u);
+    ASSERT_EQ(r[0].nodes.size(), 1u);
+    EXPECT_EQ(r[0].occurrences[0], 3u);
+    EXPECT_EQ(r[0].nodes[0].parent().tag(), "h1") << tiles_first;
+  }
+}
+
 TEST(AnnotationTest, MultipleValuesAndValuesNotFound) {
   html::Parser parser;
   html::Page page = parser.Parse(

@@ -504,6 +504,30 @@ TEST(ServerFlags, FetchAndRelearnFlags) {
   }
 }
 
+// The servers that cluster take their defaults for sites without settings
+// from --prune-threshold and --sample-rate (regression: vertexd had no
+// threshold flag).
+TEST(ServerFlags, ClusterDefaultFlags) {
+  for (const char* binary : {VERTEX_LEARNING_BIN, VERTEXD_BIN, VERTEX_MONITORING_BIN}) {
+    const auto [code, help] = RunBinary(binary, "--help");
+    EXPECT_EQ(code, 0) << binary;
+    const bool learns = std::string(binary) != VERTEX_MONITORING_BIN;
+    for (const char* text : {"--prune-threshold N", "clamp(sample pages / 50, 1, 20)", "[env VERTEX_PRUNE_THRESHOLD]",
+                             "--sample-rate R", "[env VERTEX_SAMPLE_RATE]"}) {
+      EXPECT_EQ(help.find(text) != std::string::npos, learns) << binary << ": " << text;
+    }
+  }
+  const std::vector<std::pair<const char*, std::string>> cases = {
+      {VERTEXD_BIN, "--prune-threshold -1"},
+      {VERTEX_LEARNING_BIN, "--sample-rate 0"},
+  };
+  for (const auto& [binary, args] : cases) {
+    const auto [code, out] = RunBinary(binary, "--store /nonexistent/store " + args);
+    EXPECT_EQ(code, 1) << binary << " " << args << ": " << out;
+    EXPECT_THAT(out, HasSubstr(args.substr(0, args.find(' ')) + " must be")) << binary << " " << args;
+  }
+}
+
 // Without --learning-server the monitoring service says at start that it
 // keeps no history.
 TEST(ServerFlags, MonitoringWithoutLearningServerKeepsNoHistory) {

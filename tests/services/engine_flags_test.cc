@@ -15,6 +15,7 @@ namespace {
 std::vector<FlagSpec> Specs() {
   std::vector<FlagSpec> specs = FetchFlagSpecs();
   for (const FlagSpec& f : RelearnFlagSpecs()) specs.push_back(f);
+  for (const FlagSpec& f : ClusterDefaultFlagSpecs()) specs.push_back(f);
   specs.push_back({"cluster", "ID", "repeatable"});
   return specs;
 }
@@ -127,6 +128,41 @@ TEST(RepeatableFlags, EveryValueSplitAtCommas) {
   ParsedArgs from_env;
   from_env.flags["cluster"] = "c4,c5";  // as ApplyEnvironment sets it
   EXPECT_EQ(from_env.List("cluster"), (std::vector<std::string>{"c4", "c5"}));
+}
+
+// The servers' clustering defaults for sites without settings (regression:
+// vertexd had no threshold flag).
+TEST(ClusterDefaultFlags, DefaultsValuesAndErrors) {
+  workflow::LearningEngineOptions base;
+  base.bellwethers = 4;  // kept
+  workflow::LearningEngineOptions o = WithClusterDefaultFlags(Parse({}), base).value();
+  EXPECT_EQ(o.cluster.cluster.prune_threshold, 0);  // adaptive
+  EXPECT_EQ(o.cluster.sample.rate, 0.2);
+  EXPECT_EQ(o.bellwethers, 4u);
+  o = WithClusterDefaultFlags(Parse({"--prune-threshold", "20", "--sample-rate=0.5"}), base).value();
+  EXPECT_EQ(o.cluster.cluster.prune_threshold, 20);
+  EXPECT_EQ(o.cluster.sample.rate, 0.5);
+  o = WithClusterDefaultFlags(Parse({"--prune-threshold", "1000000000", "--sample-rate", "1"}), base).value();
+  EXPECT_EQ(o.cluster.cluster.prune_threshold, 1000000000);
+  EXPECT_EQ(o.cluster.sample.rate, 1.0);
+  const std::string help = FlagHelp(ClusterDefaultFlagSpecs());
+  for (const char* text : {"--prune-threshold N", "0: adaptive", "clamp(sample pages / 50, 1, 20)",
+                           "a site's settings win", "--sample-rate R", "(default 0.2)", "without settings"}) {
+    EXPECT_NE(help.find(text), std::string::npos) << text;
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--prune-threshold", "-1"}, "--prune-threshold must be an integer from 0 to 1000000000, not '-1'"},
+      {{"--prune-threshold", "1000000001"}, "--prune-threshold must be an integer from 0 to 1000000000"},
+      {{"--prune-threshold", "x"}, "--prune-threshold must be an integer"},
+      {{"--sample-rate", "0"}, "--sample-rate must be a number from"},
+      {{"--sample-rate", "1.5"}, "--sample-rate must be a number from"},
+      {{"--sample-rate", "nan"}, "--sample-rate must be a number from"},
+  };
+  for (const auto& [args, message] : cases) {
+    const absl::Status s = WithClusterDefaultFlags(Parse(args), base).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << args[0] << " " << args[1];
+    EXPECT_NE(s.message().find(message), std::string::npos) << s;
+  }
 }
 
 }  // namespace
