@@ -83,7 +83,10 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     ask.set_site(site);
     ask.set_cluster_id(cluster);
     ask.set_max_pages(20);
-    VERTEX_ASSIGN_OR_RETURN(v1::GetAnnotationTasksResponse tasks, api.GetAnnotationTasks(ask));
+    absl::StatusOr<v1::GetAnnotationTasksResponse> asked = api.GetAnnotationTasks(ask);
+    // A cluster merged into another by rule transfer is gone: nothing to do.
+    if (absl::IsNotFound(asked.status()) && !last) return last;
+    VERTEX_ASSIGN_OR_RETURN(v1::GetAnnotationTasksResponse tasks, std::move(asked));
     std::vector<v1::Annotation> annotations;
     for (const v1::AnnotationTask& t : tasks.tasks()) {
       if (!tried.insert(t.url()).second) continue;

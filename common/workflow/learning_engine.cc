@@ -345,7 +345,7 @@ absl::StatusOr<v1::ListRulesResponse> LearningEngine::ListRules(const v1::ListRu
   for (const v1::ClusterRecord& c : clusters) {
     const v1::SampleCluster* sc = FindSampleCluster(state, c.cluster_id());
     v1::ClusterRules* out = response.add_clusters();
-    *out->mutable_cluster() = Summary(c, sc == nullptr ? 0 : static_cast<uint32_t>(sc->pages_size()));
+    *out->mutable_cluster() = sc == nullptr ? Summary(c, 0) : internal::SummaryOf(c, *sc);
     VERTEX_ASSIGN_OR_RETURN(std::vector<int64_t> versions, store_->ListRuleVersions(request.site(), c.cluster_id()));
     for (int64_t v : versions) out->add_versions(v);
   }

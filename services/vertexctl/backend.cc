@@ -214,6 +214,7 @@ absl::Status ForEachPageBatch(
     bytes += file.bytes.size();
     v1::Page& page = pages.emplace_back();
     page.set_url(std::move(file.url));
+    page.set_file(files[i]);
     page.set_html(std::move(file.bytes));
     paths.push_back(files[i]);
   }

@@ -31,7 +31,11 @@ std::vector<FlagSpec> LearnFlags() {
       {"schema", "FILE", "the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
       {"annotations", "FILE",
        "annotations, JSON Lines: {\"file\"|\"url\",\"attribute\",\"value\"|\"values\"|\"xpath\"|\"absent\"}"},
-      {"sample", "DIR", "the site's sample pages (*.htm, *.html), added to the site's sample"},
+      {"sample", "DIR", "the site's sample pages (*.htm, *.html); those not in the site's sample yet are added"},
+      {"cluster", "ID", "learn only this cluster (annotations of other clusters' pages are left out)"},
+      {"replace", "", "forget the clusters' earlier annotations (default: keep them; a page annotated again "
+                      "for an attribute replaces its earlier annotation)"},
+      {"allow-attribute-loss", "", "store a version even when it has no rule for an attribute the current one has"},
   };
   for (const FlagSpec& f : SiteSettingsFlags()) flags.push_back(f);
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
@@ -45,16 +49,21 @@ constexpr char kLearnUsage[] =
     "                       (--store DIR | --server HOST:PORT) [flags]\n"
     "\n"
     "Learns a site's extraction rules from annotated sample pages with the learning service's\n"
-    "calls: RegisterSite (the schema), AddSamplePages (the pages of --sample, as 'vertexctl site\n"
-    "add-pages': the sample is clustered, URL regexes inferred, pages to annotate picked), then\n"
-    "one Learn per cluster with annotated pages (Vertex III-C: robust XPaths, positional\n"
-    "predicates, a Naive Bayes classifier where no XPath is precise, range pruner, typed\n"
-    "regexes). Learn stores the cluster's rule as a new version when an attribute was learnt\n"
-    "and runs the editor loop on the cluster's other sample pages. The annotations file is the\n"
-    "whole set for the clusters it annotates: their earlier annotations are forgotten.\n"
+    "calls: RegisterSite (the schema), AddSamplePages for the pages of --sample the site's sample\n"
+    "does not hold yet (a sample already stored is not sent again; when pages are added, or\n"
+    "--threshold/--sample-rate given, the sample is clustered again), LocatePages (which cluster\n"
+    "each annotated page is in, by the stored clustering: URL regexes, which several clusters\n"
+    "may share, do not decide), then one Learn per cluster with annotated pages (Vertex III-C:\n"
+    "robust XPaths, positional predicates, a Naive Bayes classifier where no XPath is precise,\n"
+    "range pruner, typed regexes). Annotated pages no cluster covers or attaches go to a Learn\n"
+    "without cluster id, which makes a new cluster of them. Learn keeps the cluster's earlier\n"
+    "annotations (a page annotated again for an attribute replaces its earlier annotation;\n"
+    "--replace forgets them), stores a new version when an attribute was learnt (refused when it\n"
+    "has no rule for an attribute the current version has, unless --allow-attribute-loss), runs\n"
+    "the editor loop on every other page of the cluster, and when the rule is DONE tries it on\n"
+    "the site's clusters nobody annotated (rule transfer: those it passes on are merged in).\n"
     "An annotation's \"file\" is a path as given, or relative to --sample (it is sent as that\n"
-    "page's URL); a \"url\" is sent as is. An annotated page belongs to the first cluster, by\n"
-    "decreasing importance, whose URL regex matches its URL.\n"
+    "page's URL); a \"url\" is sent as is.\n"
     "Prints one line of JSON:\n"
     "  {\"site\",\"clusters\":[ClusterSummary,...],\"learnt\":[{\"cluster_id\",LearnResponse fields...}],\n"
     "   \"needs_annotation\":[AnnotationTask,...],\"unassigned_pages\":N,\"errors\":[{\"url\",\"error\"}]}\n"
@@ -83,6 +92,8 @@ struct LearnInputs {
   std::string site, sample, annotations_file;
   std::optional<schema::CompiledSchema> schema;
   std::optional<v1::SiteSettings> settings;  // from the flags
+  std::string only_cluster;                  // --cluster
+  bool replace = false, allow_attribute_loss = false;
   std::vector<workflow::SourcedAnnotation> annotations;
   std::vector<std::string> files;  // the sample's page files
 };
@@ -132,6 +143,9 @@ absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
   in.site = a.String("site", "");
   in.sample = a.String("sample", "");
   in.annotations_file = a.String("annotations", "");
+  in.only_cluster = a.String("cluster", "");
+  in.replace = a.Has("replace");
+  in.allow_attribute_loss = a.Has("allow-attribute-loss");
   VERTEX_ASSIGN_OR_RETURN(in.schema, schema::CompiledSchema::FromFile(a.String("schema", "")));
   VERTEX_ASSIGN_OR_RETURN(std::string text, util::ReadFile(in.annotations_file, kMaxAnnotationBytes));
   VERTEX_ASSIGN_OR_RETURN(in.annotations, workflow::ParseAnnotations(text, in.annotations_file));
@@ -145,8 +159,7 @@ absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
   return in;
 }
 
-// The annotations with their pages known by URL, grouped by the first
-// cluster (in `clusters` order) whose URL regex matches the URL.
+// The annotations with their pages known by URL, grouped by cluster.
 using ClusterAnnotations = std::vector<std::pair<std::string, std::vector<v1::Annotation>>>;
 
 // The URL of the annotated page; InvalidArgument when the page could not
@@ -163,32 +176,32 @@ absl::StatusOr<std::string> UrlOf(const workflow::SourcedAnnotation& s, const Le
   return url;
 }
 
-absl::StatusOr<ClusterAnnotations> GroupByCluster(const LearnInputs& in, const AddedPages& added) {
-  const auto& clusters = added.response.clusters();
-  std::vector<std::unique_ptr<RE2>> regexes;
+// Groups the annotations by the cluster the site's stored clustering puts
+// each annotated page in (LocatePages: members and attached pages); pages no
+// cluster covers or attaches go under "" (Learn makes a cluster of them).
+// URL regexes do not decide: several clusters may share one.
+absl::StatusOr<ClusterAnnotations> GroupByCluster(const LearnInputs& in, const SampleFiles& sample,
+                                                  const std::map<std::string, std::string>& errors,
+                                                  const v1::LocatePagesResponse& located) {
+  std::map<std::string, const v1::PageLocation*> where;
+  for (const v1::PageLocation& l : located.pages()) where[l.url()] = &l;
   ClusterAnnotations out;
-  for (const v1::ClusterSummary& c : clusters) {
-    regexes.push_back(std::make_unique<RE2>(c.url_regex(), RE2::Quiet));
-    out.emplace_back(c.cluster_id(), std::vector<v1::Annotation>());
-  }
-  SampleFiles sample;
-  for (const auto& [path, url] : added.files) sample[Canonical(path)] = url;
-  std::map<std::string, std::string> errors;
-  for (const v1::PageError& e : added.response.errors()) errors[e.url()] = e.error();
+  std::map<std::string, size_t> index_of;
   for (const workflow::SourcedAnnotation& s : in.annotations) {
     VERTEX_ASSIGN_OR_RETURN(const std::string url, UrlOf(s, in, sample, errors));
-    size_t c = 0;
-    while (c < regexes.size() && !(regexes[c]->ok() && RE2::FullMatch(url, *regexes[c]))) ++c;
-    if (c == regexes.size()) {
-      return absl::FailedPreconditionError(Where(in, s) + "page " + url +
-                                           " is in no cluster (no cluster's URL regex matches it)");
+    auto it = where.find(url);
+    if (it == where.end() || it->second->how() == "unknown") {
+      return absl::FailedPreconditionError(Where(in, s) + "page " + url + " is not in the site's sample");
     }
+    const std::string& cluster = it->second->cluster_id();
+    if (!in.only_cluster.empty() && cluster != in.only_cluster) continue;
+    auto [slot, added] = index_of.emplace(cluster, out.size());
+    if (added) out.emplace_back(cluster, std::vector<v1::Annotation>());
     v1::Annotation a = s.annotation;
     a.clear_file();
     a.set_url(url);
-    out[c].second.push_back(std::move(a));
+    out[slot->second].second.push_back(std::move(a));
   }
-  std::erase_if(out, [](const auto& c) { return c.second.empty(); });
   return out;
 }
 
@@ -212,16 +225,13 @@ absl::StatusOr<std::string> JsonArray(const Messages& messages) {
 
 // The clusters of the last clustering, by decreasing importance, as they
 // stand now.
-absl::StatusOr<std::vector<v1::ClusterSummary>> ClustersNow(workflow::LearningApi& api, const std::string& site,
-                                                            const v1::AddSamplePagesResponse& added) {
+absl::StatusOr<std::vector<v1::ClusterSummary>> ClustersNow(workflow::LearningApi& api, const std::string& site) {
   v1::ListRulesRequest request;
   request.set_site(site);
   VERTEX_ASSIGN_OR_RETURN(v1::ListRulesResponse rules, api.ListRules(request));
-  std::map<std::string, v1::ClusterSummary> now;
-  for (const v1::ClusterRules& c : rules.clusters()) now[c.cluster().cluster_id()] = c.cluster();
   std::vector<v1::ClusterSummary> out;
-  for (const v1::ClusterSummary& c : added.clusters()) {
-    out.push_back(now.count(c.cluster_id()) ? now[c.cluster_id()] : c);
+  for (const v1::ClusterRules& c : rules.clusters()) {
+    if (c.cluster().pages() + c.cluster().attached_pages() > 0) out.push_back(c.cluster());  // in the clustering
   }
   return out;
 }
@@ -234,6 +244,33 @@ struct LearnOutcome {
   std::vector<v1::ClusterSummary> clusters;
 };
 
+// The sample files by canonical path, with their URLs.
+absl::StatusOr<SampleFiles> ReadSampleUrls(const std::vector<std::string>& files) {
+  SampleFiles out;
+  for (const std::string& f : files) {
+    VERTEX_ASSIGN_OR_RETURN(site::PageFile page, site::ReadPageFile(f, size_t{1} << 30));
+    out[Canonical(f)] = page.url;
+  }
+  return out;
+}
+
+// Adds to the site's sample the files whose URLs it does not hold yet (all
+// when it was never clustered), and clusters it again when anything was
+// added or settings were given: a sample the store holds is not sent again.
+absl::StatusOr<AddedPages> AddNewPages(workflow::LearningApi& api, const LearnInputs& in, const SampleFiles& urls) {
+  v1::LocatePagesRequest locate;
+  locate.set_site(in.site);
+  VERTEX_ASSIGN_OR_RETURN(v1::LocatePagesResponse known, api.LocatePages(locate));
+  std::set<std::string> held;
+  for (const v1::PageLocation& l : known.pages()) held.insert(l.url());
+  std::vector<std::string> fresh;
+  for (const std::string& f : in.files) {
+    if (!held.count(urls.at(Canonical(f)))) fresh.push_back(f);
+  }
+  if (fresh.empty() && known.clustered() && !in.settings) return AddedPages{};
+  return AddSamplePagesInBatches(api, in.site, fresh, false, in.settings);
+}
+
 absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInputs& in) {
   LearnOutcome o;
   v1::RegisterSiteRequest site;
@@ -241,25 +278,32 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
   *site.mutable_schema() = in.schema->proto();
   if (in.settings) *site.mutable_settings() = *in.settings;
   VERTEX_RETURN_IF_ERROR(api.RegisterSite(site).status());
-  VERTEX_ASSIGN_OR_RETURN(o.added, AddSamplePagesInBatches(api, in.site, in.files, false));
+  VERTEX_ASSIGN_OR_RETURN(const SampleFiles urls, ReadSampleUrls(in.files));
+  VERTEX_ASSIGN_OR_RETURN(o.added, AddNewPages(api, in, urls));
   if (o.added.response.clustered() && o.added.response.clusters_size() == 0) {
     return absl::FailedPreconditionError(workflow::NoClusterMessage(in.site, o.added.response.sample_pages(),
                                                                     o.added.response.prune_threshold()));
   }
-  VERTEX_ASSIGN_OR_RETURN(ClusterAnnotations by_cluster, GroupByCluster(in, o.added));
+  std::map<std::string, std::string> errors;
+  for (const v1::PageError& e : o.added.response.errors()) errors[e.url()] = e.error();
+  v1::LocatePagesRequest locate;
+  locate.set_site(in.site);
+  VERTEX_ASSIGN_OR_RETURN(const v1::LocatePagesResponse located, api.LocatePages(locate));
+  VERTEX_ASSIGN_OR_RETURN(ClusterAnnotations by_cluster, GroupByCluster(in, urls, errors, located));
   for (const auto& [cluster_id, annotations] : by_cluster) {
     v1::LearnRequest request;
     request.set_site(in.site);
     request.set_cluster_id(cluster_id);
     request.mutable_annotations()->Assign(annotations.begin(), annotations.end());
-    request.set_replace(true);
+    request.set_replace(in.replace);
+    request.set_allow_attribute_loss(in.allow_attribute_loss);
     VERTEX_ASSIGN_OR_RETURN(v1::LearnResponse response, api.Learn(request));
-    o.learnt.emplace_back(cluster_id, std::move(response));
+    o.learnt.emplace_back(cluster_id.empty() ? response.created_cluster() : cluster_id, std::move(response));
   }
   v1::GetAnnotationTasksRequest tasks;
   tasks.set_site(in.site);
   VERTEX_ASSIGN_OR_RETURN(o.tasks, api.GetAnnotationTasks(tasks));
-  VERTEX_ASSIGN_OR_RETURN(o.clusters, ClustersNow(api, in.site, o.added.response));
+  VERTEX_ASSIGN_OR_RETURN(o.clusters, ClustersNow(api, in.site));
   return o;
 }
 
