@@ -175,6 +175,7 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
   v1::RegisterSiteRequest reg;
   reg.set_site(site);
   *reg.mutable_schema() = schema.proto();
+  if (options.settings) *reg.mutable_settings() = *options.settings;
   VERTEX_RETURN_IF_ERROR(learning.RegisterSite(reg).status());
   VERTEX_ASSIGN_OR_RETURN(report.sample, AddPages(learning, site, pages, options));
   std::map<std::string, const ClientPage*> by_url;

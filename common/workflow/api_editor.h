@@ -10,6 +10,7 @@
 #ifndef VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 #define VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct ApiRunOptions {
   size_t batch_bytes = 32 << 20;
   // Parses pages client-side to locate the ground truth's values.
   html::ParseOptions parse;
+  // Sent with RegisterSite when set (e.g. no_rule_transfer, to measure it).
+  std::optional<v1::SiteSettings> settings;
 };
 
 struct ApiRunReport {

@@ -49,7 +49,8 @@ std::vector<FlagSpec> RunFlags() {
            {"truth", "DIR", "with --pages: its ground truth (SWDE format) for the simulated editor and scores"},
            {"schema", "FILE", "with --pages: the vertical's schema, e.g. deploy/schemas/book.json"},
            {"site", "NAME", "with --pages: the site's name in the ground truth (e.g. booksamillion)"},
-           {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"}}) {
+           {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"},
+           {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"}}) {
     flags.push_back(f);
   }
   for (const FlagSpec& f : ServerFlags("vertexd (or the learning and extraction services' host)")) flags.push_back(f);
@@ -173,10 +174,14 @@ absl::StatusOr<Apis> OpenApis(const ParsedArgs& a) {
 // Runs one site's life through the APIs and prints its table.
 absl::Status RunSite(Apis& apis, const std::string& site, const schema::CompiledSchema& schema,
                      const std::vector<workflow::ClientPage>& pages, const std::string& truth_dir,
-                     const std::string& truth_site, size_t max_pages) {
+                     const std::string& truth_site, size_t max_pages, bool no_rule_transfer) {
   VERTEX_ASSIGN_OR_RETURN(eval::GroundTruth truth, eval::LoadGroundTruth(truth_dir, truth_site));
   workflow::ApiRunOptions options;
   options.max_pages = max_pages;
+  if (no_rule_transfer) {
+    options.settings.emplace();
+    options.settings->set_no_rule_transfer(true);
+  }
   VERTEX_ASSIGN_OR_RETURN(workflow::ApiRunReport report,
                           workflow::RunSiteThroughApi(*apis.learning, *apis.extraction, site, schema, pages, truth,
                                                       options));
@@ -199,7 +204,7 @@ absl::Status Demo(const ParsedArgs& a) {
                             workflow::ReadClientPages({a.String("pages", "")}, 8 << 20));
     std::printf("Read %zu pages of %s; running them %s\n", pages.size(), a.String("site", "").c_str(), where.c_str());
     return RunSite(apis, a.String("site", ""), schema, pages, a.String("truth", ""), a.String("site", ""),
-                   static_cast<size_t>(max_pages));
+                   static_cast<size_t>(max_pages), a.Has("no-rule-transfer"));
   }
   std::string dir;
   VERTEX_ASSIGN_OR_RETURN(std::vector<demo::GeneratedPage> generated, Generate(a, &dir));
@@ -211,7 +216,7 @@ absl::Status Demo(const ParsedArgs& a) {
                             schema::CompiledSchema::FromJson(demo::SchemaJson(vertical), vertical));
     const std::string truth = (std::filesystem::path(dir) / "groundtruth" / vertical).string();
     VERTEX_RETURN_IF_ERROR(RunSite(apis, std::string("vertexdemo-") + vertical, schema, pages, truth, "vertexdemo",
-                                   static_cast<size_t>(max_pages)));
+                                   static_cast<size_t>(max_pages), a.Has("no-rule-transfer")));
   }
   return absl::OkStatus();
 }

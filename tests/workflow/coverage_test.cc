@@ -182,5 +182,119 @@ TEST(Coverage, LocatePagesRoutesByTheStoredClustering) {
   EXPECT_EQ(e.learning->LocatePages(unknown).status().code(), absl::StatusCode::kNotFound);
 }
 
+// 30 pages of one template; page 29 shows no price ("call us").
+class EditorLoopTest : public ::testing::Test {
+ protected:
+  EditorLoopTest() {
+    LearningEngineOptions options;
+    options.learn.unannotated_pages = 1;  // learning looks at 2 pages...
+    options.cluster.annotation.max_pages = 1;
+    options.cluster.cluster.prune_threshold = 1;
+    learning_ = std::make_unique<LearningEngine>(store_.get(), options);
+    v1::RegisterSiteRequest reg;
+    reg.set_site("shop");
+    v1::AttributeSchema* title = reg.mutable_schema()->add_attributes();
+    title->set_name("title");
+    title->set_mandatory(true);
+    v1::AttributeSchema* price = reg.mutable_schema()->add_attributes();
+    price->set_name("price");
+    price->set_mandatory(true);
+    price->set_type("price");
+    reg.mutable_schema()->set_vertical("product");
+    EXPECT_TRUE(learning_->RegisterSite(reg).ok());
+    v1::AddSamplePagesRequest add;
+    add.set_site("shop");
+    for (int i = 0; i < 30; ++i) {
+      v1::Page* p = add.add_pages();
+      p->set_url(absl::StrCat("https://shop.example/p/", i));
+      const std::string price = i == 29 ? "call us" : absl::StrCat("$", i, ".99");
+      p->set_html(absl::StrCat("<html><body><div class=nav><a href=/>Home</a> <a href=/c>Shop</a></div>",
+                               "<h1 class=t>Lamp model ", i, "</h1><div class=p>Price: <span class=price>", price,
+                               "</span></div><p>Free delivery.</p></body></html>"));
+    }
+    const v1::AddSamplePagesResponse added = learning_->AddSamplePages(add).value();
+    EXPECT_EQ(added.clusters_size(), 1);
+    cluster_ = added.clusters(0).cluster_id();
+  }
+
+  v1::LearnRequest Learn(int page, bool with_price) const {
+    v1::LearnRequest r;
+    r.set_site("shop");
+    r.set_cluster_id(cluster_);
+    v1::Annotation* t = r.add_annotations();
+    t->set_url(absl::StrCat("https://shop.example/p/", page));
+    t->set_attribute("title");
+    t->set_value(absl::StrCat("Lamp model ", page));
+    if (with_price) {
+      v1::Annotation* p = r.add_annotations();
+      p->set_url(t->url());
+      p->set_attribute("price");
+      p->set_value(absl::StrCat("$", page, ".99"));
+    }
+    return r;
+  }
+
+  std::unique_ptr<store::RuleStore> store_ = store::NewInMemoryStore();
+  std::unique_ptr<LearningEngine> learning_;
+  std::string cluster_;
+};
+
+// Regression: a cluster was DONE after one page while its rule missed
+// pages learning never looked at.
+TEST_F(EditorLoopTest, DoneOnlyWhenTheRuleWorksOnEveryPageOfTheCluster) {
+  const v1::LearnResponse r = learning_->Learn(Learn(0, true)).value();
+  EXPECT_GT(r.version(), 0);
+  EXPECT_EQ(r.pages_checked(), 29u);
+  EXPECT_NE(r.state(), v1::DONE);
+  ASSERT_EQ(r.failing_size(), 1);
+  EXPECT_EQ(r.failing(0).attribute(), "price");
+  EXPECT_EQ(r.failing(0).pages(), 1u);
+  ASSERT_EQ(r.failing(0).urls_size(), 1);
+  EXPECT_EQ(r.failing(0).urls(0), "https://shop.example/p/29");
+  ASSERT_GT(r.next_size(), 0);
+  EXPECT_EQ(r.next(0).url(), "https://shop.example/p/29");
+  // tasks say the same, per cluster.
+  v1::GetAnnotationTasksRequest ask;
+  ask.set_site("shop");
+  const v1::GetAnnotationTasksResponse tasks = learning_->GetAnnotationTasks(ask).value();
+  ASSERT_EQ(tasks.clusters_size(), 1);
+  EXPECT_EQ(tasks.clusters(0).annotated_urls_size(), 1);
+  EXPECT_EQ(tasks.clusters(0).failing(0).attribute(), "price");
+  EXPECT_EQ(tasks.clusters(0).next().url(), "https://shop.example/p/29");
+}
+
+// Regression: a second Learn silently dropped an attribute the first
+// version had.
+TEST_F(EditorLoopTest, AVersionLosingAnAttributeIsRefused) {
+  const v1::LearnResponse first = learning_->Learn(Learn(0, true)).value();
+  ASSERT_EQ(first.version(), 1);
+  v1::LearnRequest title_only = Learn(1, false);
+  title_only.set_replace(true);
+  const v1::LearnResponse refused = learning_->Learn(title_only).value();
+  EXPECT_TRUE(refused.refused());
+  EXPECT_EQ(refused.version(), 0);
+  ASSERT_EQ(refused.lost_attributes_size(), 1);
+  EXPECT_EQ(refused.lost_attributes(0), "price");
+  EXPECT_NE(refused.refused_reason().find("allow_attribute_loss"), std::string::npos);
+  v1::ListRulesRequest list;
+  list.set_site("shop");
+  EXPECT_EQ(learning_->ListRules(list).value().clusters(0).versions_size(), 1);
+  title_only.set_allow_attribute_loss(true);
+  const v1::LearnResponse forced = learning_->Learn(title_only).value();
+  EXPECT_FALSE(forced.refused());
+  EXPECT_EQ(forced.version(), 2);
+}
+
+TEST_F(EditorLoopTest, LearnWithoutClusterNeedsAnUnassignedPage) {
+  v1::LearnRequest r = Learn(0, true);
+  r.clear_cluster_id();
+  const absl::StatusOr<v1::LearnResponse> got = learning_->Learn(r);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(got.status().message().find(cluster_), std::string::npos) << got.status();
+  r.mutable_annotations(0)->set_url("https://shop.example/nowhere");
+  r.mutable_annotations(1)->set_url("https://shop.example/nowhere");
+  EXPECT_EQ(learning_->Learn(r).status().code(), absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace vertex::workflow
