@@ -30,16 +30,24 @@ std::vector<FlagSpec> SiteSettingsFlags() {
       {"sample-rate", "R",
        "the site's sample rate: fraction of its pages to cluster, 0 <= R <= 1, at least 1,000 pages or the whole "
        "site (default 0: the server's, 0.2)"},
+      {"rule-transfer", "on|off",
+       "the site's rule transfer: try learnt rules on clusters nobody annotated and merge those they pass on "
+       "(default on)"},
   };
 }
 
 absl::StatusOr<std::optional<v1::SiteSettings>> SiteSettingsFromFlags(const ParsedArgs& a) {
-  if (!a.Has("threshold") && !a.Has("sample-rate")) return std::nullopt;
+  if (!a.Has("threshold") && !a.Has("sample-rate") && !a.Has("rule-transfer")) return std::nullopt;
+  const std::string transfer = a.String("rule-transfer", "on");
+  if (transfer != "on" && transfer != "off") {
+    return absl::InvalidArgumentError("--rule-transfer must be on or off, not '" + transfer + "'");
+  }
   VERTEX_ASSIGN_OR_RETURN(const int64_t threshold, a.Int("threshold", 0, 0, 1000000000));
   VERTEX_ASSIGN_OR_RETURN(const double rate, a.Double("sample-rate", 0, 0, 1.0));
   v1::SiteSettings settings;
   settings.set_prune_threshold(static_cast<uint32_t>(threshold));
   settings.set_sample_rate(rate);
+  settings.set_no_rule_transfer(transfer == "off");
   return settings;
 }
 
