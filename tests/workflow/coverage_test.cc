@@ -10,6 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/demo/variant_site.h"
+#include "common/extract/site_extractor.h"
+#include "common/workflow/site_store.h"
 #include "common/monitor/monitor_engine.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
@@ -105,6 +107,20 @@ TEST(Coverage, VariantSiteEveryPageGetsItsRecord) {
   EXPECT_GT(run.by_match.count("nearest") ? run.by_match.at("nearest") : 0, 0u);
   // At most 2 annotated pages per cluster on average.
   EXPECT_LE(run.report.pages_annotated, 2 * run.clusters);
+  // The same rules without the nearest-signature fallback: the rare pages
+  // get no record (what the issue saw).
+  extract::SiteExtractorOptions off;
+  off.nearest = false;
+  const extract::SiteExtractor without = LoadSiteExtractor(*e.store, "books", off).value();
+  html::Parser parser;
+  std::map<std::string, size_t> statuses;
+  for (const ClientPage& p : site.pages) {
+    ++statuses[extract::RecordStatusName(without.Extract(p.bytes, p.url, parser).value().status)];
+  }
+  std::cout << "without the fallback:";
+  for (const auto& [status, n] : statuses) std::cout << " " << status << "=" << n;
+  std::cout << "\n";
+  EXPECT_EQ(statuses["OK"] + run.by_match.at("nearest"), site.pages.size());
 }
 
 TEST(Coverage, RuleTransferSavesEditorWork) {
