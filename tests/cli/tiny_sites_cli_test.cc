@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "services/client/remote_api.h"
 #include "tests/cli/engine_services.h"
+#include "tests/cli/vertexctl_runner.h"
 #include "tests/testing/tiny_sites.h"
 
 namespace vertex::cli {
@@ -51,34 +52,12 @@ TEST(TinySitesOnline, OneAnnotatedPagePerTemplateLearnsTheSite) {
   }
 }
 
-struct Result {
-  int exit_code;
-  std::string out, err;
-};
+using Result = test_support::VertexctlResult;
+using test_support::MaskTimes;
 
-std::string Tmp(const std::string& name) {
-  return (fs::temp_directory_path() / (name + "_" + std::to_string(getpid()))).string();
-}
+std::string Tmp(const std::string& name) { return test_support::TempPath(name); }
 
-// Runs vertexctl with `args`, VERTEX_AUTH_TOKEN set to kToken.
-Result Vertexctl(const std::string& args) {
-  const std::string err_file = Tmp("tiny_err");
-  const std::string cmd = std::string("env VERTEX_AUTH_TOKEN=") + kToken + " " VERTEXCTL_PATH " " + args + " 2>" +
-                          err_file;
-  FILE* p = popen(cmd.c_str(), "r");
-  Result r;
-  char buf[65536];
-  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = util::ReadFile(err_file).value_or("");
-  return r;
-}
-
-std::string MaskTimes(const std::string& out) {
-  static const std::regex kTime("\"(\\w+_unix_ms|elapsed_ms)\": ?\"\\d+\"");
-  return std::regex_replace(out, kTime, "\"$1\":\"T\"");
-}
+Result Vertexctl(const std::string& args) { return test_support::RunVertexctl(VERTEXCTL_PATH, kToken, args); }
 
 // A 10-page site of one template as page files (URL on a <base> first
 // line), its schema, and annotations of its first page.

@@ -25,6 +25,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/cli/engine_services.h"
+#include "tests/cli/vertexctl_runner.h"
 #include "vertex/v1/learning.pb.h"
 
 namespace vertex::cli {
@@ -34,33 +35,16 @@ namespace fs = std::filesystem;
 
 constexpr char kToken[] = "variant-token";
 
-struct Result {
-  int exit_code;
-  std::string out, err;
-};
+using Result = test_support::VertexctlResult;
 
-std::string Tmp(const std::string& name) {
-  return (fs::temp_directory_path() / (name + "_" + std::to_string(getpid()))).string();
-}
+std::string Tmp(const std::string& name) { return test_support::TempPath(name); }
 
-Result Vertexctl(const std::string& args) {
-  const std::string err_file = Tmp("variant_err");
-  const std::string cmd = std::string("env VERTEX_AUTH_TOKEN=") + kToken + " " VERTEXCTL_PATH " " + args + " 2>" +
-                          err_file;
-  FILE* p = popen(cmd.c_str(), "r");
-  Result r;
-  char buf[65536];
-  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = util::ReadFile(err_file).value_or("");
-  return r;
-}
+Result Vertexctl(const std::string& args) { return test_support::RunVertexctl(VERTEXCTL_PATH, kToken, args); }
 
+// Timestamps and durations masked: offline and online runs compare equal.
 std::string MaskTimes(const std::string& out) {
-  static const std::regex kTime("\"(\\w+_unix_ms|elapsed_ms)\": ?\"\\d+\"");
   static const std::regex kSeconds("in [0-9.]+ (m?s)");
-  return std::regex_replace(std::regex_replace(out, kTime, "\"$1\":\"T\""), kSeconds, "in T $1");
+  return std::regex_replace(test_support::MaskTimes(out), kSeconds, "in T $1");
 }
 
 // The editor's annotations of one generated page, as JSON Lines.
