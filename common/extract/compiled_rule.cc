@@ -150,7 +150,8 @@ std::string NearestMatchFailure(const CompiledRule& rule, const std::vector<Attr
   for (size_t i = 0; i < results.size(); ++i) {
     if (required[i] && results[i].values.empty()) return results[i].attribute + " missing";
     const RE2* regex = i < schema.size() ? schema.ValueRegex(i) : nullptr;
-    if (regex == nullptr) continue;
+    // A regex with a group gives the group, which need not match it again.
+    if (regex == nullptr || regex->NumberOfCapturingGroups() > 0) continue;
     for (const std::string& v : results[i].values) {
       if (!RE2::PartialMatch(v, *regex)) {
         return absl::StrCat(results[i].attribute, " \"", v, "\" is not a ",

@@ -56,7 +56,9 @@ struct AttributeResult {
 // cover) cannot be the page's record; "" when it can: every mandatory
 // attribute and every attribute the rule always extracted on its sample
 // (Rule.always_extracted) has a value, and every value of an attribute with
-// a value regex (a type's or the schema's) matches it. E.g. "title
+// a value regex without capturing group (a type's or the schema's) matches
+// it (a regex with a group yields the group, which need not match the
+// whole regex again). E.g. "title
 // missing", "price \"n/a\" is not a price". Names the first failure.
 class CompiledRule;
 std::string NearestMatchFailure(const CompiledRule& rule, const std::vector<AttributeResult>& results);

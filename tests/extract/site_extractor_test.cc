@@ -423,6 +423,23 @@ TEST(SiteExtractorTest, NearestMatchFailureNamesTheFirstFailingCheck) {
   }
 }
 
+// Regression: a value regex with a capturing group yields the group (the
+// code "A-12" out of "code: A-12"), which need not match the whole regex
+// again; the check used to reject every such record.
+TEST(SiteExtractorTest, NearestMatchFailureAcceptsTheGroupOfARegexWithAGroup) {
+  const schema::CompiledSchema schema = schema::CompiledSchema::FromJson(
+      R"js({"vertical": "part", "attributes": [{"name": "code", "regex": "code: ([A-Z]-[0-9]+)", "mandatory": true}]})js",
+      "group schema").value();
+  v1::Rule r = MakeRule("c0", kItemUrl, "", 1, {XPathAttributeRule("code", "//p/text()")});
+  const CompiledRule rule = CompiledRule::Create(r, schema).value();
+  std::vector<AttributeResult> results(1);
+  results[0].attribute = "code";
+  results[0].values = {"A-12"};
+  EXPECT_EQ(NearestMatchFailure(rule, results), "");
+  results[0].values = {};
+  EXPECT_EQ(NearestMatchFailure(rule, results), "code missing");
+}
+
 TEST(SiteExtractorTest, TheNearerSignatureIsTriedFirstThenTheNext) {
   const std::string page = OneMoreLi("T", "$1.00");
   const shingle::ShingleVector vector = VectorOf(page);
