@@ -6,10 +6,10 @@
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
-#include "common/learn/classifier.h"
-#include "common/learn/feature_selector.h"
-#include "common/learn/text_range.h"
-#include "common/learn/value.h"
+#include "common/rule/classifier.h"
+#include "common/rule/feature_selector.h"
+#include "common/rule/text_range.h"
+#include "common/rule/value.h"
 #include "re2/re2.h"
 
 namespace vertex::extract {
@@ -19,8 +19,8 @@ struct CompiledAttribute {
   size_t schema_index = 0;
   std::optional<html::XPath> xpath;
   // The learnt features, evaluated natively instead of `xpath` (same nodes).
-  std::optional<learn::FeatureSelector> native;
-  std::optional<learn::CompiledClassifier> classifier;
+  std::optional<rule::FeatureSelector> native;
+  std::optional<rule::CompiledClassifier> classifier;
 };
 
 struct CompiledRule::State {
@@ -40,12 +40,12 @@ absl::Status CompileAttribute(const v1::AttributeRule& a, CompiledAttribute* out
   if (!xpath.ok()) return absl::InvalidArgumentError(where + std::string(xpath.status().message()));
   out->xpath.emplace(*std::move(xpath));
   if (a.features_size() > 0) {
-    absl::StatusOr<learn::FeatureSelector> native = learn::FeatureSelector::Create(a);
+    absl::StatusOr<rule::FeatureSelector> native = rule::FeatureSelector::Create(a);
     if (!native.ok()) return absl::InvalidArgumentError(where + std::string(native.status().message()));
     out->native.emplace(*std::move(native));
   }
   if (a.method() == v1::AttributeRule::CLASSIFIER) {
-    absl::StatusOr<learn::CompiledClassifier> c = learn::CompiledClassifier::Create(a.classifier());
+    absl::StatusOr<rule::CompiledClassifier> c = rule::CompiledClassifier::Create(a.classifier());
     if (!c.ok()) return absl::InvalidArgumentError(where + std::string(c.status().message()));
     out->classifier.emplace(*std::move(c));
   } else if (a.method() != v1::AttributeRule::XPATH) {
@@ -174,11 +174,11 @@ absl::StatusOr<std::vector<html::Node>> Classify(const CompiledAttribute& a, con
     if (!prob.ok()) return prob.status();
     p.push_back(*prob);
   }
-  const std::vector<size_t> all = learn::PickWinners(p, /*multi_valued=*/true);
+  const std::vector<size_t> all = rule::PickWinners(p, /*multi_valued=*/true);
   *winners = all.size();
   std::vector<html::Node> out;
   *score = 1;
-  for (size_t i : learn::PickWinners(p, a.rule->multi_valued())) {
+  for (size_t i : rule::PickWinners(p, a.rule->multi_valued())) {
     out.push_back(nodes[i]);
     *score = std::min(*score, p[i]);
   }
@@ -201,7 +201,7 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
   }
   std::vector<html::Node> nodes;
   for (html::Node n : selected) {
-    if (learn::IsValueCandidate(n)) nodes.push_back(n);
+    if (rule::IsValueCandidate(n)) nodes.push_back(n);
   }
   r.candidates = nodes.size();
   if (a.classifier) {
@@ -213,7 +213,7 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
     r.score = nodes.empty() ? 0 : 1.0 / nodes.size();
   }
   for (html::Node n : nodes) {
-    std::optional<std::string> v = learn::NodeValue(n, *a.rule, schema, a.schema_index);
+    std::optional<std::string> v = rule::NodeValue(n, *a.rule, schema, a.schema_index);
     if (!v) continue;
     r.values.push_back(*std::move(v));
     if (!a.rule->multi_valued()) break;
@@ -227,9 +227,9 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
 absl::StatusOr<std::vector<AttributeResult>> CompiledRule::Apply(const html::Page& page) const {
   std::vector<AttributeResult> out(state_->schema.size());
   // Every natively evaluated attribute in one walk of the page.
-  std::vector<const learn::FeatureSelector*> natives;
+  std::vector<const rule::FeatureSelector*> natives;
   for (const CompiledAttribute& a : state_->attributes) natives.push_back(a.native ? &*a.native : nullptr);
-  std::vector<std::vector<html::Node>> selected = learn::FeatureSelector::SelectAll(natives, page);
+  std::vector<std::vector<html::Node>> selected = rule::FeatureSelector::SelectAll(natives, page);
   for (size_t i = 0; i < out.size(); ++i) {
     const CompiledAttribute& a = state_->attributes[i];
     if (a.rule != nullptr) {

@@ -11,9 +11,10 @@
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/learn/annotation.h"
-#include "common/learn/feature_selector.h"
-#include "common/learn/text_range.h"
-#include "common/learn/value.h"
+#include "common/rule/feature_selector.h"
+#include "common/learn/range_learner.h"
+#include "common/rule/text_range.h"
+#include "common/rule/value.h"
 
 namespace vertex::learn {
 namespace {
@@ -121,7 +122,7 @@ Positives CollectPositives(const RuleLearnInput& input, const std::vector<const 
     absl::StatusOr<std::vector<html::Node>> nodes = x->Select(*input.pages[a->page]);
     std::vector<html::Node>& out = pos.nodes[a->page];
     for (html::Node n : *nodes) {
-      if (IsValueCandidate(n)) out.push_back(n);
+      if (rule::IsValueCandidate(n)) out.push_back(n);
     }
     if (out.empty()) {
       pos.empty_xpath.push_back(input.pages[a->page]->url());
@@ -139,7 +140,7 @@ std::vector<html::Node> Candidates(const html::XPath& xpath, const html::Page& p
   absl::StatusOr<std::vector<html::Node>> nodes = xpath.Select(page);
   if (!nodes.ok()) return out;
   for (html::Node n : *nodes) {
-    if (IsValueCandidate(n)) out.push_back(n);
+    if (rule::IsValueCandidate(n)) out.push_back(n);
   }
   return out;
 }
@@ -159,10 +160,10 @@ struct Positional {
 
 // How `selector` does as a precise XPath: nullopt unless it selects exactly
 // the positives on annotated pages and at most one node elsewhere.
-std::optional<double> PreciseSupport(const FeatureSelector& selector, const std::vector<ExamplePage>& pages) {
+std::optional<double> PreciseSupport(const rule::FeatureSelector& selector, const std::vector<ExamplePage>& pages) {
   const auto candidates = [&](const html::Page& page) {
     std::vector<html::Node> nodes = selector.Select(page);
-    std::erase_if(nodes, [](html::Node n) { return !IsValueCandidate(n); });
+    std::erase_if(nodes, [](html::Node n) { return !rule::IsValueCandidate(n); });
     return nodes;
   };
   size_t unannotated = 0, supported = 0;
@@ -197,9 +198,9 @@ std::optional<Positional> TryPositional(const LearnedXPath& learned, bool text_n
   // Evaluated natively; CheckNative later compares the winner with libxml2.
   std::optional<Positional> best;
   for (const v1::Position& v : variants) {
-    std::optional<double> support = PreciseSupport(FeatureSelector(learned.features, text_nodes, v), pages);
+    std::optional<double> support = PreciseSupport(rule::FeatureSelector(learned.features, text_nodes, v), pages);
     if (support && (!best || *support > best->support)) {
-      best = Positional{v, RenderPositionalXPath(learned.features, text_nodes, v), *support};
+      best = Positional{v, rule::RenderPositionalXPath(learned.features, text_nodes, v), *support};
     }
   }
   return best;
@@ -211,7 +212,7 @@ std::optional<Positional> TryPositional(const LearnedXPath& learned, bool text_n
 // tens of milliseconds per page).
 absl::Status CheckNative(const v1::AttributeRule& rule, const std::vector<ExamplePage>& pages,
                          size_t unannotated_pages) {
-  absl::StatusOr<FeatureSelector> native = FeatureSelector::Create(rule);
+  absl::StatusOr<rule::FeatureSelector> native = rule::FeatureSelector::Create(rule);
   if (!native.ok()) return native.status();
   absl::StatusOr<html::XPath> x = html::XPath::Compile(rule.xpath());
   if (!x.ok()) return x.status();
@@ -263,7 +264,7 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
     *message = absl::StrCat("classifier: ", trained.status().message());
     return DiagnosticCode::kClassifierBelowThreshold;
   }
-  absl::StatusOr<CompiledClassifier> compiled = CompiledClassifier::Create(*trained);
+  absl::StatusOr<rule::CompiledClassifier> compiled = rule::CompiledClassifier::Create(*trained);
   if (!compiled.ok()) {
     *message = absl::StrCat("classifier: ", compiled.status().message());
     return DiagnosticCode::kClassifierBelowThreshold;
@@ -274,7 +275,7 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
     std::vector<double> prob;
     for (html::Node n : nodes) prob.push_back(compiled->Probability(*p.page, n).value_or(0));
     std::vector<html::Node> won;
-    for (size_t i : PickWinners(prob, c.attr.multi_valued())) won.push_back(nodes[i]);
+    for (size_t i : rule::PickWinners(prob, c.attr.multi_valued())) won.push_back(nodes[i]);
     if (!SameNodes(won, p.positives)) {
       *message = absl::StrCat("the classifier does not pick the annotated node(s) of ", p.page->url(),
                               " with P(+) > 0.5 (", won.size(), " picked of ", nodes.size(), " candidates)");
@@ -300,7 +301,7 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
   for (const auto& [p, expected] : pos.expected) {
     std::vector<std::string> got;
     for (html::Node n : pos.nodes[p]) {
-      std::optional<std::string> v = NodeValue(n, *rule, c.schema, c.index);
+      std::optional<std::string> v = rule::NodeValue(n, *rule, c.schema, c.index);
       got.push_back(v ? html::FoldText(*v) : "<none>");
     }
     std::vector<std::string> want = expected;
@@ -334,11 +335,11 @@ AttributeDiagnostic NoPositives(const Positives& pos, AttributeDiagnostic d) {
 }
 
 // The learnt rule with another precise feature set.
-v1::AttributeRule Alternative(const v1::AttributeRule& rule, const std::vector<Feature>& features) {
+v1::AttributeRule Alternative(const v1::AttributeRule& rule, const std::vector<rule::Feature>& features) {
   v1::AttributeRule alt = rule;
   alt.clear_features();
-  for (const Feature& f : features) *alt.add_features() = FeatureToProto(f);
-  alt.set_xpath(RenderXPath(features, rule.text_nodes()));
+  for (const rule::Feature& f : features) *alt.add_features() = rule::FeatureToProto(f);
+  alt.set_xpath(rule::RenderXPath(features, rule.text_nodes()));
   return alt;
 }
 
@@ -377,7 +378,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   bool text_nodes = false;
   for (const auto& n : pos.nodes) text_nodes |= !n.empty() && n[0].is_text();
   rule->set_text_nodes(text_nodes);
-  for (const Feature& f : learned->features) *rule->add_features() = FeatureToProto(f);
+  for (const rule::Feature& f : learned->features) *rule->add_features() = rule::FeatureToProto(f);
   DiagnosticCode code = DiagnosticCode::kLearnt;
   if (!learned->precise) {
     std::optional<Positional> positional;
@@ -410,7 +411,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   d.code = code;
   d.learnt = true;
   if (learned->precise) {
-    for (const std::vector<Feature>& alt : learned->alternatives) alternatives->push_back(Alternative(*rule, alt));
+    for (const std::vector<rule::Feature>& alt : learned->alternatives) alternatives->push_back(Alternative(*rule, alt));
   }
   if (d.message.empty()) {
     d.message = absl::StrCat(code == DiagnosticCode::kLearntClassifier ? "rXPath " : "XPath ", rule->xpath(),

@@ -10,9 +10,9 @@
 //     single-valued, a positional predicate — (X)[i], (X)[last()-j] or a
 //     position on the last step — when one selects exactly the annotated
 //     nodes; else the XPath becomes the rXPath and a Naive Bayes classifier
-//     (classifier.h) trained on its nodes of the annotated pages picks the
+//     (classifier_trainer.h) trained on its nodes of the annotated pages picks the
 //     value node;
-//  3. the range pruner (text_range.h) on the annotated values, then the
+//  3. the range pruner (range_learner.h) on the annotated values, then the
 //     schema's typed regex; the rule must reproduce every annotated value.
 // Each attribute gets a diagnostic saying what was learnt or why nothing
 // could be (value not found, no XPath with recall 1, ambiguous, classifier
@@ -27,7 +27,8 @@
 
 #include "absl/status/statusor.h"
 #include "common/html/page.h"
-#include "common/learn/classifier.h"
+#include "common/learn/classifier_trainer.h"
+#include "common/rule/classifier.h"
 #include "common/learn/xpath_learner.h"
 #include "common/schema/schema.h"
 #include "vertex/v1/rule.pb.h"

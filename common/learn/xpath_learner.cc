@@ -9,8 +9,8 @@
 #include "absl/hash/hash.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
-#include "common/learn/feature_selector.h"
-#include "common/learn/value.h"
+#include "common/rule/feature_selector.h"
+#include "common/rule/value.h"
 
 namespace vertex::learn {
 namespace {
@@ -27,7 +27,7 @@ std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) 
   std::vector<html::Node> out;
   const html::Node root = page.root();
   for (html::Node n = root; n; n = n.NextInDocument(root)) {
-    if (text_nodes ? n.is_text() && IsValueCandidate(n) : n.is_element()) {
+    if (text_nodes ? n.is_text() && rule::IsValueCandidate(n) : n.is_element()) {
       out.push_back(n);
     }
   }
@@ -35,7 +35,7 @@ std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) 
 }
 
 struct Universe {
-  std::vector<Candidate> candidates;
+  std::vector<rule::Candidate> candidates;
   std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
   Bits positive, annotated;
   // Candidates that can hold a value (XPathLearnOptions::value_filter).
@@ -103,19 +103,19 @@ Bits And(const std::vector<const Bits*>& parts, size_t words) {
 // the label text before a value (rarely changed); then a label after it,
 // the node's own text and tags; sibling features last, the farther the
 // sibling the weaker (an added row moves it).
-int Fragility(const Feature& f) {
+int Fragility(const rule::Feature& f) {
   switch (f.kind) {
-    case Kind::kId:
-    case Kind::kClass:
+    case rule::Kind::kId:
+    case rule::Kind::kClass:
       return f.values.empty() ? 1 : 0;
-    case Kind::kOutLeftText:
-    case Kind::kOutLeftWord:
+    case rule::Kind::kOutLeftText:
+    case rule::Kind::kOutLeftWord:
       return 0;
-    case Kind::kOutRightText:
-    case Kind::kOutRightWord:
-    case Kind::kInLeftText:
-    case Kind::kInRightText:
-    case Kind::kTag:
+    case rule::Kind::kOutRightText:
+    case rule::Kind::kOutRightWord:
+    case rule::Kind::kInLeftText:
+    case rule::Kind::kInRightText:
+    case rule::Kind::kTag:
       return 1;
     default:  // sibling kinds
       return 1 + f.index;
@@ -129,14 +129,14 @@ struct PreciseSet {
 };
 
 // The best precise sets other than `chosen` whose selection differs.
-std::vector<std::vector<Feature>> Alternatives(std::vector<PreciseSet> sets, const std::vector<int>& chosen,
+std::vector<std::vector<rule::Feature>> Alternatives(std::vector<PreciseSet> sets, const std::vector<int>& chosen,
                                                const Bits& selected, const std::vector<Bits>& feature_bits,
-                                               const std::vector<Feature>& features, size_t words, size_t max) {
+                                               const std::vector<rule::Feature>& features, size_t words, size_t max) {
   std::stable_sort(sets.begin(), sets.end(), [](const PreciseSet& a, const PreciseSet& b) {
     return std::make_tuple(-a.score.support, a.score.distance, a.fragility) <
            std::make_tuple(-b.score.support, b.score.distance, b.fragility);
   });
-  std::vector<std::vector<Feature>> out;
+  std::vector<std::vector<rule::Feature>> out;
   std::vector<Bits> seen = {selected};
   for (const PreciseSet& p : sets) {
     if (out.size() >= max) break;
@@ -146,7 +146,7 @@ std::vector<std::vector<Feature>> Alternatives(std::vector<PreciseSet> sets, con
     Bits bits = And(parts, words);
     if (std::find(seen.begin(), seen.end(), bits) != seen.end()) continue;
     seen.push_back(std::move(bits));
-    std::vector<Feature> fs;
+    std::vector<rule::Feature> fs;
     for (int f : p.set) fs.push_back(features[f]);
     out.push_back(std::move(fs));
   }
@@ -155,11 +155,11 @@ std::vector<std::vector<Feature>> Alternatives(std::vector<PreciseSet> sets, con
 
 }  // namespace
 
-std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
+std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& positives,
                                       const std::vector<size_t>& page_of, bool uniform_per_page) {
-  std::vector<Feature> out;
+  std::vector<rule::Feature> out;
   if (positives.empty()) return out;
-  const auto add_slot = [&](Kind kind, int level, int index) {
+  const auto add_slot = [&](rule::Kind kind, int level, int index) {
     std::set<std::string> values;
     std::map<size_t, std::string> value_of_page;
     for (size_t i = 0; i < positives.size(); ++i) {
@@ -169,32 +169,32 @@ std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
       if (uniform_per_page && !inserted && it->second != v) return;
       values.insert(v);
     }
-    const bool tag_kind = kind == Kind::kTag || kind == Kind::kPrecedingTag || kind == Kind::kFollowingTag;
+    const bool tag_kind = kind == rule::Kind::kTag || kind == rule::Kind::kPrecedingTag || kind == rule::Kind::kFollowingTag;
     if (tag_kind && !std::all_of(values.begin(), values.end(), IsTagName)) return;
-    const bool attr_kind = kind == Kind::kId || kind == Kind::kClass || kind == Kind::kPrecedingId ||
-                           kind == Kind::kPrecedingClass || kind == Kind::kFollowingId || kind == Kind::kFollowingClass;
+    const bool attr_kind = kind == rule::Kind::kId || kind == rule::Kind::kClass || kind == rule::Kind::kPrecedingId ||
+                           kind == rule::Kind::kPrecedingClass || kind == rule::Kind::kFollowingId || kind == rule::Kind::kFollowingClass;
     if (attr_kind) out.push_back({kind, level, index, {}});
-    const bool anchor = kind >= Kind::kOutLeftText;
-    if (values.size() <= static_cast<size_t>(kMaxDisjunction) && !(anchor && values.count(""))) {
+    const bool anchor = kind >= rule::Kind::kOutLeftText;
+    if (values.size() <= static_cast<size_t>(rule::kMaxDisjunction) && !(anchor && values.count(""))) {
       out.push_back({kind, level, index, std::vector<std::string>(values.begin(), values.end())});
     }
   };
-  for (int level = 0; level <= kMaxLevel; ++level) {
-    for (Kind k : {Kind::kTag, Kind::kId, Kind::kClass}) add_slot(k, level, 0);
-    for (int i = 1; i <= kMaxSibling; ++i) {
-      for (Kind k : {Kind::kPrecedingTag, Kind::kPrecedingId, Kind::kPrecedingClass, Kind::kFollowingTag,
-                     Kind::kFollowingId, Kind::kFollowingClass}) {
+  for (int level = 0; level <= rule::kMaxLevel; ++level) {
+    for (rule::Kind k : {rule::Kind::kTag, rule::Kind::kId, rule::Kind::kClass}) add_slot(k, level, 0);
+    for (int i = 1; i <= rule::kMaxSibling; ++i) {
+      for (rule::Kind k : {rule::Kind::kPrecedingTag, rule::Kind::kPrecedingId, rule::Kind::kPrecedingClass, rule::Kind::kFollowingTag,
+                     rule::Kind::kFollowingId, rule::Kind::kFollowingClass}) {
         add_slot(k, level, i);
       }
     }
   }
-  for (Kind k : {Kind::kOutLeftText, Kind::kOutLeftWord, Kind::kOutRightText, Kind::kOutRightWord}) add_slot(k, 0, 0);
+  for (rule::Kind k : {rule::Kind::kOutLeftText, rule::Kind::kOutLeftWord, rule::Kind::kOutRightText, rule::Kind::kOutRightWord}) add_slot(k, 0, 0);
   return out;
 }
 
 absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
   // Positives and their node type.
-  std::vector<Candidate> positive_candidates;
+  std::vector<rule::Candidate> positive_candidates;
   std::vector<size_t> page_of;
   int texts = 0, elements = 0;
   for (size_t p = 0; p < pages.size(); ++p) {
@@ -238,7 +238,7 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   }
 
   LearnedXPath result;
-  const std::vector<Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
+  const std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
   std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
@@ -359,12 +359,12 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   result.support = s.support;
   result.distance = s.distance;
   result.precise = s.precise;
-  result.xpath = RenderXPath(result.features, text_nodes);
+  result.xpath = rule::RenderXPath(result.features, text_nodes);
 
   // The features' native evaluation (what the engine runs) must select on
   // every page exactly what the bitset says; the XPath rendering is checked
   // against libxml2 by the caller (rule_learner.cc) on some of the pages.
-  const FeatureSelector native(result.features, text_nodes, v1::Position());
+  const rule::FeatureSelector native(result.features, text_nodes, v1::Position());
   for (size_t p = 0; p < pages.size(); ++p) {
     std::vector<html::Node> expected;
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
@@ -372,7 +372,7 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     }
     std::vector<html::Node> got;
     for (html::Node n : native.Select(*pages[p].page)) {
-      if (IsValueCandidate(n)) got.push_back(n);
+      if (rule::IsValueCandidate(n)) got.push_back(n);
     }
     if (got != expected) {
       return absl::InternalError("XPath " + result.xpath + " selects " + std::to_string(got.size()) +

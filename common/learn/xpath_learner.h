@@ -32,7 +32,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/html/page.h"
-#include "common/learn/features.h"
+#include "common/rule/features.h"
 
 namespace vertex::learn {
 
@@ -62,7 +62,7 @@ struct XPathLearnOptions {
 };
 
 struct LearnedXPath {
-  std::vector<Feature> features;
+  std::vector<rule::Feature> features;
   std::string xpath;
   double precision = 0;  // on annotated pages
   double support = 0;    // on unannotated pages
@@ -77,7 +77,7 @@ struct LearnedXPath {
   // the winner on some unannotated page: where they disagree, the annotated
   // pages did not tell which structure holds the value (the editor loop asks
   // for such a page).
-  std::vector<std::vector<Feature>> alternatives;
+  std::vector<std::vector<rule::Feature>> alternatives;
 };
 
 // Generates the features that hold for every positive node: per slot, its
@@ -87,7 +87,7 @@ struct LearnedXPath {
 // of one page is skipped: it tells list items apart (a neighbour's text, a
 // sibling at a position), which is not what makes them values.
 // `page_of[i]` is the page of positives[i].
-std::vector<Feature> GenerateFeatures(const std::vector<Candidate>& positives,
+std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& positives,
                                       const std::vector<size_t>& page_of, bool uniform_per_page);
 
 // Algorithm 3. InvalidArgument when no page has a positive node, or

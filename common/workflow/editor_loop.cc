@@ -2,25 +2,25 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
-#include "common/learn/feature_selector.h"
-#include "common/learn/value.h"
+#include "common/rule/feature_selector.h"
+#include "common/rule/value.h"
 
 namespace vertex::workflow {
 
 struct RuleChecker::Alternative {
   v1::AttributeRule rule;
   size_t schema_index;
-  learn::FeatureSelector selector;
+  rule::FeatureSelector selector;
 };
 
 namespace {
 
 // The first value an alternative gives on `page`, folded; "" when none.
-std::string AlternativeValue(const v1::AttributeRule& rule, const learn::FeatureSelector& selector,
+std::string AlternativeValue(const v1::AttributeRule& rule, const rule::FeatureSelector& selector,
                              size_t schema_index, const schema::CompiledSchema& schema, const html::Page& page) {
   for (html::Node n : selector.Select(page)) {
-    if (!learn::IsValueCandidate(n)) continue;
-    std::optional<std::string> v = learn::NodeValue(n, rule, schema, schema_index);
+    if (!rule::IsValueCandidate(n)) continue;
+    std::optional<std::string> v = rule::NodeValue(n, rule, schema, schema_index);
     if (v) return html::FoldText(*v);
   }
   return "";
@@ -32,7 +32,7 @@ RuleChecker::RuleChecker(const extract::CompiledRule& rule, const std::vector<v1
     : rule_(rule) {
   for (const v1::AttributeRule& a : alternatives) {
     const int index = rule.schema().Find(a.attribute());
-    absl::StatusOr<learn::FeatureSelector> selector = learn::FeatureSelector::Create(a);
+    absl::StatusOr<rule::FeatureSelector> selector = rule::FeatureSelector::Create(a);
     if (index < 0 || a.multi_valued() || !selector.ok()) continue;  // only single-valued runner-ups
     alternatives_.push_back({a, static_cast<size_t>(index), *std::move(selector)});
   }

@@ -1,4 +1,5 @@
-#include "common/learn/classifier.h"
+#include "common/learn/classifier_trainer.h"
+#include "common/rule/classifier.h"
 
 #include <algorithm>
 #include <cmath>
@@ -156,14 +157,14 @@ TEST(ClassifierTest, AWeakFeatureLearntOnTwoPagesPicksTheValueOnTenOthers) {
     absl::StatusOr<v1::Classifier> trained = TrainClassifier(train.positives, train.negatives);
     ASSERT_TRUE(trained.ok()) << trained.status();
     EXPECT_TRUE(HasTest(*trained, sc.weak_feature)) << trained->DebugString();
-    absl::StatusOr<CompiledClassifier> classifier = CompiledClassifier::Create(*trained);
+    absl::StatusOr<rule::CompiledClassifier> classifier = rule::CompiledClassifier::Create(*trained);
     ASSERT_TRUE(classifier.ok()) << classifier.status();
     for (size_t p = 2; p < site.pages.size(); ++p) {
       ASSERT_NE(site.value_index[p], SIZE_MAX) << p;
       std::vector<double> probabilities;
       for (html::Node c : site.candidates[p])
         probabilities.push_back(classifier->Probability(site.pages[p], c).value());
-      EXPECT_EQ(PickWinners(probabilities, false), std::vector<size_t>{site.value_index[p]})
+      EXPECT_EQ(rule::PickWinners(probabilities, false), std::vector<size_t>{site.value_index[p]})
           << "page " << p << " of " << site.candidates[p].size() << " candidates";
     }
   }
@@ -318,7 +319,7 @@ TEST(ClassifierTest, SmoothingKeepsProbabilitiesStrictlyBetweenZeroAndOne) {
         TrainClassifier(m.examples.positives, m.examples.negatives, options).value();
     // parent::td[@width='30'] was never seen with a positive.
     ASSERT_TRUE(HasTest(trained, "parent::td[@width='30']")) << trained.DebugString();
-    const CompiledClassifier c = CompiledClassifier::Create(trained).value();
+    const rule::CompiledClassifier c = rule::CompiledClassifier::Create(trained).value();
     for (size_t i = 0; i < 6; ++i) {
       const bool positive = i < 2;
       const html::Node node = positive ? m.examples.positives[i] : m.examples.negatives[i - 2];
@@ -350,7 +351,7 @@ TEST(ClassifierTest, ProbabilityIsNumericallyStableForExtremeLogLikelihoods) {
     f->set_test("self::p");
     f->set_log_present_pos(k.present_pos);
     f->set_log_present_neg(k.present_neg);
-    const double got = CompiledClassifier::Create(proto).value().Probability(page, p).value();
+    const double got = rule::CompiledClassifier::Create(proto).value().Probability(page, p).value();
     EXPECT_NEAR(got, k.want, 1e-12) << proto.DebugString();
   }
 }
@@ -375,7 +376,7 @@ TEST(ClassifierTest, PickWinners) {
   for (const Case& c : cases) {
     std::string input;
     for (double p : c.probabilities) input += std::to_string(p) + " ";
-    EXPECT_EQ(PickWinners(c.probabilities, c.multi_valued), c.want) << input << c.multi_valued;
+    EXPECT_EQ(rule::PickWinners(c.probabilities, c.multi_valued), c.want) << input << c.multi_valued;
   }
 }
 
@@ -385,7 +386,7 @@ TEST(ClassifierTest, ATrainedClassifierSurvivesSerialisationAndConcurrentUse) {
   const v1::Classifier trained = TrainClassifier(train.positives, train.negatives).value();
   v1::Classifier parsed;
   ASSERT_TRUE(parsed.ParseFromString(trained.SerializeAsString()));
-  const CompiledClassifier c = CompiledClassifier::Create(parsed).value();
+  const rule::CompiledClassifier c = rule::CompiledClassifier::Create(parsed).value();
   EXPECT_EQ(c.feature_count(), static_cast<size_t>(trained.features_size()));
   std::vector<double> serial;
   for (html::Node n : site.candidates[3]) serial.push_back(c.Probability(site.pages[3], n).value());
@@ -447,7 +448,7 @@ TEST(ClassifierTest, CreateAndProbabilityRejectBadInput) {
     return c;
   };
   for (const char* bad : {"self::*[", "", "parent::td[@width=='1']"}) {
-    absl::StatusOr<CompiledClassifier> c = CompiledClassifier::Create(with_test(bad));
+    absl::StatusOr<rule::CompiledClassifier> c = rule::CompiledClassifier::Create(with_test(bad));
     ASSERT_FALSE(c.ok()) << bad;
     EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_NE(c.status().message().find("'" + std::string(bad) + "'"), std::string::npos)
@@ -455,17 +456,17 @@ TEST(ClassifierTest, CreateAndProbabilityRejectBadInput) {
   }
   v1::Classifier not_finite = with_test("self::p");
   not_finite.mutable_features(0)->set_log_absent_neg(std::nan(""));
-  absl::StatusOr<CompiledClassifier> nan = CompiledClassifier::Create(not_finite);
+  absl::StatusOr<rule::CompiledClassifier> nan = rule::CompiledClassifier::Create(not_finite);
   EXPECT_EQ(nan.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(nan.status().message().find("log_absent_neg"), std::string::npos) << nan.status();
 
   html::Parser parser;
   const html::Page page = parser.Parse("<p>x</p>", "http://x.test/").value();
   const html::Node p = html::XPath::Compile("//p").value().Select(page).value()[0];
-  const CompiledClassifier ok = CompiledClassifier::Create(with_test("self::p")).value();
+  const rule::CompiledClassifier ok = rule::CompiledClassifier::Create(with_test("self::p")).value();
   EXPECT_EQ(ok.Probability(page, html::Node()).status().code(), absl::StatusCode::kInvalidArgument);
-  const CompiledClassifier unknown =
-      CompiledClassifier::Create(with_test("no-such-function(.)")).value();
+  const rule::CompiledClassifier unknown =
+      rule::CompiledClassifier::Create(with_test("no-such-function(.)")).value();
   absl::StatusOr<double> failed = unknown.Probability(page, p);
   EXPECT_EQ(failed.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(failed.status().message().find("no-such-function"), std::string::npos)

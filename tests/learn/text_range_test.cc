@@ -1,4 +1,5 @@
-#include "common/learn/text_range.h"
+#include "common/learn/range_learner.h"
+#include "common/rule/text_range.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -49,7 +50,7 @@ TEST(LearnTextRange, PicksTheConsistentForm) {
     ASSERT_TRUE(r.ok()) << r.status();
     ASSERT_TRUE(r->has_value());
     EXPECT_EQ((*r)->DebugString(), c.want.DebugString());
-    for (const auto& [text, value] : c.applied) EXPECT_EQ(ApplyTextRange(**r, text), value);
+    for (const auto& [text, value] : c.applied) EXPECT_EQ(rule::ApplyTextRange(**r, text), value);
   }
 }
 
@@ -69,12 +70,12 @@ TEST(LearnTextRange, Rejects) {
 }
 
 TEST(ApplyTextRange, TooFewWordsGiveNothing) {
-  EXPECT_EQ(ApplyTextRange(Range(2, 0, 0, false), "Price:"), std::nullopt);
-  EXPECT_EQ(ApplyTextRange(Range(1, 1, 0, false), "a b"), std::nullopt);
-  EXPECT_EQ(ApplyTextRange(Range(0, 0, 3, false), "a b"), std::nullopt);
-  EXPECT_EQ(ApplyTextRange(Range(-1, 0, 0, false), "a b"), std::nullopt);
-  EXPECT_EQ(ApplyTextRange(Range(0, 0, 0, false), "  a \t b "), "a b");
-  EXPECT_EQ(ApplyTextRange(Range(0, 0, 2, true), "a b c"), "b c");
+  EXPECT_EQ(rule::ApplyTextRange(Range(2, 0, 0, false), "Price:"), std::nullopt);
+  EXPECT_EQ(rule::ApplyTextRange(Range(1, 1, 0, false), "a b"), std::nullopt);
+  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 3, false), "a b"), std::nullopt);
+  EXPECT_EQ(rule::ApplyTextRange(Range(-1, 0, 0, false), "a b"), std::nullopt);
+  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 0, false), "  a \t b "), "a b");
+  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 2, true), "a b c"), "b c");
 }
 
 }  // namespace

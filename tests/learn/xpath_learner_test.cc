@@ -12,12 +12,12 @@ namespace vertex::learn {
 namespace {
 
 TEST(XPathLiteralTest, QuotesEveryString) {
-  EXPECT_EQ(XPathLiteral("a b"), "'a b'");
-  EXPECT_EQ(XPathLiteral("it's"), "\"it's\"");
-  EXPECT_EQ(XPathLiteral("say \"it's\""), "concat('say \"it',\"'\",'s\"')");
+  EXPECT_EQ(rule::XPathLiteral("a b"), "'a b'");
+  EXPECT_EQ(rule::XPathLiteral("it's"), "\"it's\"");
+  EXPECT_EQ(rule::XPathLiteral("say \"it's\""), "concat('say \"it',\"'\",'s\"')");
   html::Parser parser;
   html::Page page = parser.Parse("<p>say \"it's\"</p>", "u").value();
-  const html::XPath x = html::XPath::Compile("//p[.=" + XPathLiteral("say \"it's\"") + "]").value();
+  const html::XPath x = html::XPath::Compile("//p[.=" + rule::XPathLiteral("say \"it's\"") + "]").value();
   EXPECT_EQ(x.Select(page).value().size(), 1u);
 }
 

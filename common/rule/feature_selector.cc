@@ -1,4 +1,4 @@
-#include "common/learn/feature_selector.h"
+#include "common/rule/feature_selector.h"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 namespace {
 
 constexpr std::pair<Kind, const char*> kKindNames[] = {
@@ -231,4 +231,4 @@ std::vector<html::Node> FeatureSelector::ApplyPosition(std::vector<html::Node> n
   }
 }
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule

@@ -9,8 +9,8 @@
 //
 // Thread-safety: immutable after construction; Select() may be called from
 // many threads at once.
-#ifndef VERTEX_COMMON_LEARN_FEATURE_SELECTOR_H_
-#define VERTEX_COMMON_LEARN_FEATURE_SELECTOR_H_
+#ifndef VERTEX_COMMON_RULE_FEATURE_SELECTOR_H_
+#define VERTEX_COMMON_RULE_FEATURE_SELECTOR_H_
 
 #include <optional>
 #include <string>
@@ -18,10 +18,10 @@
 
 #include "absl/status/statusor.h"
 #include "common/html/page.h"
-#include "common/learn/features.h"
+#include "common/rule/features.h"
 #include "vertex/v1/rule.pb.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 
 v1::XPathFeature FeatureToProto(const Feature& feature);
 // InvalidArgument naming the field for an unknown kind, a level outside
@@ -65,6 +65,6 @@ class FeatureSelector {
   std::vector<std::string> tags_;  // level-0 tag test of element rules, if any
 };
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule
 
-#endif  // VERTEX_COMMON_LEARN_FEATURE_SELECTOR_H_
+#endif  // VERTEX_COMMON_RULE_FEATURE_SELECTOR_H_

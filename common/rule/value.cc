@@ -1,9 +1,9 @@
-#include "common/learn/value.h"
+#include "common/rule/value.h"
 
 #include "common/html/text.h"
-#include "common/learn/text_range.h"
+#include "common/rule/text_range.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 namespace {
 
 bool InSkippedElement(html::Node n) {
@@ -33,4 +33,4 @@ std::optional<std::string> NodeValue(html::Node node, const v1::AttributeRule& r
   return schema.SelectValue(schema_index, text);
 }
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule

@@ -1,4 +1,4 @@
-#include "common/learn/classifier.h"
+#include "common/learn/classifier_trainer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
 #include "common/html/text.h"
-#include "common/learn/features.h"
+#include "common/html/xpath.h"
+#include "common/rule/features.h"
 
 namespace vertex::learn {
 namespace {
@@ -47,11 +48,11 @@ bool IsPlainName(std::string_view name) {
 std::string Step(std::string_view axis, html::Node element) {
   const std::string tag(element.tag());
   if (IsPlainName(tag)) return std::string(axis) + "::" + tag;
-  return std::string(axis) + "::*[name()=" + XPathLiteral(tag) + "]";
+  return std::string(axis) + "::*[name()=" + rule::XPathLiteral(tag) + "]";
 }
 
 std::string AttributeRef(const std::string& name) {
-  return IsPlainName(name) ? "@" + name : "@*[name()=" + XPathLiteral(name) + "]";
+  return IsPlainName(name) ? "@" + name : "@*[name()=" + rule::XPathLiteral(name) + "]";
 }
 
 // Predicates true on `element`: each attribute's presence and value, and
@@ -61,13 +62,13 @@ std::vector<std::string> AttributePredicates(html::Node element) {
   for (const auto& [name, value] : html::AttributeAxis(element)) {
     const std::string ref = AttributeRef(name);
     out.push_back("[" + ref + "]");
-    if (value.size() <= kMaxValueBytes) out.push_back("[" + ref + "=" + XPathLiteral(value) + "]");
+    if (value.size() <= kMaxValueBytes) out.push_back("[" + ref + "=" + rule::XPathLiteral(value) + "]");
     if (name != "class") continue;
     for (absl::string_view token :
          absl::StrSplit(html::NormalizeXmlSpace(value), ' ', absl::SkipEmpty())) {
       if (token.size() > kMaxValueBytes) continue;
       out.push_back("[contains(concat(' ',normalize-space(@class),' ')," +
-                    XPathLiteral(" " + std::string(token) + " ") + ")]");
+                    rule::XPathLiteral(" " + std::string(token) + " ") + ")]");
     }
   }
   return out;
@@ -102,25 +103,25 @@ void AddSiblingTests(const std::string& prefix, html::Node slot, bool generate, 
     if (!sibling.has_attribute("class")) continue;
     const std::string cls = sibling.attribute("class");
     if (cls.size() <= kMaxValueBytes) {
-      profile->Add(path + "[@class=" + XPathLiteral(cls) + "]", generate);
+      profile->Add(path + "[@class=" + rule::XPathLiteral(cls) + "]", generate);
     }
   }
 }
 
 // The nearest non-blank text before the node and the node's first word.
 void AddTextTests(html::Node node, Profile* profile) {
-  const Candidate candidate(node);
+  const rule::Candidate candidate(node);
   std::string left;
-  if (candidate.Value(Kind::kOutLeftText, 0, 0, &left) && left.size() <= kMaxValueBytes) {
+  if (candidate.Value(rule::Kind::kOutLeftText, 0, 0, &left) && left.size() <= kMaxValueBytes) {
     profile->Add(
-        "preceding::text()[normalize-space()!=''][1][normalize-space()=" + XPathLiteral(left) + "]",
+        "preceding::text()[normalize-space()!=''][1][normalize-space()=" + rule::XPathLiteral(left) + "]",
         true);
   }
   const std::string& text = candidate.text();
   const std::string word = text.substr(0, text.find(' '));
   if (!word.empty() && word.size() <= kMaxValueBytes) {
     profile->Add("self::node()[substring-before(concat(normalize-space(),' '),' ')=" +
-                     XPathLiteral(word) + "]",
+                     rule::XPathLiteral(word) + "]",
                  true);
   }
 }
@@ -287,79 +288,6 @@ absl::StatusOr<std::vector<GeneratedFeature>> GenerateFeaturesForTesting(
     out.push_back(std::move(f));
   }
   return out;
-}
-
-// ---- CompiledClassifier ----
-
-namespace {
-
-absl::Status CheckFinite(double value, const std::string& field) {
-  if (std::isfinite(value)) return absl::OkStatus();
-  return absl::InvalidArgumentError("classifier " + field +
-                                    " is not finite: " + std::to_string(value));
-}
-
-absl::Status CheckFeatureNumbers(const v1::ClassifierFeature& f, const std::string& where) {
-  for (const auto& [value, name] : {std::pair{f.log_present_pos(), "log_present_pos"},
-                                    std::pair{f.log_absent_pos(), "log_absent_pos"},
-                                    std::pair{f.log_present_neg(), "log_present_neg"},
-                                    std::pair{f.log_absent_neg(), "log_absent_neg"}}) {
-    if (absl::Status s = CheckFinite(value, where + "." + name); !s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::StatusOr<CompiledClassifier> CompiledClassifier::Create(const v1::Classifier& classifier) {
-  if (absl::Status s = CheckFinite(classifier.log_prior_pos(), "log_prior_pos"); !s.ok()) return s;
-  if (absl::Status s = CheckFinite(classifier.log_prior_neg(), "log_prior_neg"); !s.ok()) return s;
-  std::vector<Feature> features;
-  features.reserve(classifier.features_size());
-  for (int i = 0; i < classifier.features_size(); ++i) {
-    const v1::ClassifierFeature& f = classifier.features(i);
-    const std::string where = "feature " + std::to_string(i) + " ('" + f.test() + "')";
-    if (absl::Status s = CheckFeatureNumbers(f, where); !s.ok()) return s;
-    absl::StatusOr<html::XPath> test = html::XPath::Compile(f.test());
-    if (!test.ok()) {
-      return absl::InvalidArgumentError(
-          "classifier " + where + " does not compile: " + std::string(test.status().message()));
-    }
-    features.push_back({*std::move(test), f.log_present_pos(), f.log_absent_pos(),
-                        f.log_present_neg(), f.log_absent_neg()});
-  }
-  return CompiledClassifier(classifier.log_prior_pos(), classifier.log_prior_neg(),
-                            std::move(features));
-}
-
-absl::StatusOr<double> CompiledClassifier::Probability(const html::Page& page,
-                                                       html::Node candidate) const {
-  if (!candidate) return absl::InvalidArgumentError("classifier candidate is a null node");
-  double pos = log_prior_pos_;
-  double neg = log_prior_neg_;
-  for (const Feature& f : features_) {
-    absl::StatusOr<bool> present = f.test.EvaluateBoolean(page, candidate);
-    if (!present.ok()) return present.status();
-    pos += *present ? f.log_present_pos : f.log_absent_pos;
-    neg += *present ? f.log_present_neg : f.log_absent_neg;
-  }
-  // P(+) = e^pos / (e^pos + e^neg), scaled by e^-max so neither overflows.
-  const double top = std::max(pos, neg);
-  const double p = std::exp(pos - top);
-  return p / (p + std::exp(neg - top));
-}
-
-std::vector<size_t> PickWinners(const std::vector<double>& probabilities, bool multi_valued) {
-  std::vector<size_t> winners;
-  for (size_t i = 0; i < probabilities.size(); ++i) {
-    if (!(probabilities[i] > 0.5)) continue;
-    if (multi_valued) {
-      winners.push_back(i);
-    } else if (winners.empty() || probabilities[i] > probabilities[winners[0]]) {
-      winners.assign(1, i);
-    }
-  }
-  return winners;
 }
 
 }  // namespace vertex::learn

@@ -16,8 +16,8 @@
 //
 // Thread-safety: values; Candidate holds Nodes of a Page that must outlive it
 // and caches lazily (one Candidate per thread).
-#ifndef VERTEX_COMMON_LEARN_FEATURES_H_
-#define VERTEX_COMMON_LEARN_FEATURES_H_
+#ifndef VERTEX_COMMON_RULE_FEATURES_H_
+#define VERTEX_COMMON_RULE_FEATURES_H_
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +26,7 @@
 
 #include "common/html/page.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 
 enum class Kind : uint8_t {
   kTag,
@@ -101,6 +101,6 @@ std::string XPathLiteral(const std::string& s);
 // text() for text nodes, else * (or the tag).
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes);
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule
 
-#endif  // VERTEX_COMMON_LEARN_FEATURES_H_
+#endif  // VERTEX_COMMON_RULE_FEATURES_H_

@@ -1,10 +1,10 @@
-#include "common/learn/features.h"
+#include "common/rule/features.h"
 
 #include <algorithm>
 
 #include "common/html/text.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 namespace {
 
 html::Node SiblingElement(html::Node n, int index, bool preceding) {
@@ -264,4 +264,4 @@ std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes) {
   return out;
 }
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule

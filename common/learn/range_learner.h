@@ -1,8 +1,7 @@
-// The range pruner (Vertex paper, III-C.4): which words of a node's text are
-// the value. "Our Price: $25.99" holds "$25.99" at offset 3 from the start
-// and 0 words before the end; the pruner learns, from annotated examples,
-// the offset that is the same on every example — from the start, from the
-// end, or both — and applies it to the text of nodes on other pages.
+// Learning the range pruner's range (Vertex paper, III-C.4): from annotated
+// examples, the offset of the value in its node's text that is the same on
+// every example — from the start, from the end, or both. rule/text_range.h
+// applies it.
 //
 // Words are the space-separated tokens of the NormalizeSpace'd text. A value
 // must be a run of whole words of its node's text (compared ASCII-case-
@@ -10,12 +9,11 @@
 // so (the attribute's typed regex may still select it).
 //
 // Thread-safety: pure functions.
-#ifndef VERTEX_COMMON_LEARN_TEXT_RANGE_H_
-#define VERTEX_COMMON_LEARN_TEXT_RANGE_H_
+#ifndef VERTEX_COMMON_LEARN_RANGE_LEARNER_H_
+#define VERTEX_COMMON_LEARN_RANGE_LEARNER_H_
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,10 +39,6 @@ struct RangeExample {
 // the value in one text, the first is used.
 absl::StatusOr<std::optional<v1::TextRange>> LearnTextRange(const std::vector<RangeExample>& examples);
 
-// The value `range` selects from `text` (normalised here); nullopt when the
-// text has too few words for the range.
-std::optional<std::string> ApplyTextRange(const v1::TextRange& range, std::string_view text);
-
 }  // namespace vertex::learn
 
-#endif  // VERTEX_COMMON_LEARN_TEXT_RANGE_H_
+#endif  // VERTEX_COMMON_LEARN_RANGE_LEARNER_H_

@@ -2,8 +2,8 @@
 // (to check a rule reproduces its annotations) and extraction.
 //
 // Thread-safety: pure functions.
-#ifndef VERTEX_COMMON_LEARN_VALUE_H_
-#define VERTEX_COMMON_LEARN_VALUE_H_
+#ifndef VERTEX_COMMON_RULE_VALUE_H_
+#define VERTEX_COMMON_RULE_VALUE_H_
 
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@
 #include "common/schema/schema.h"
 #include "vertex/v1/rule.pb.h"
 
-namespace vertex::learn {
+namespace vertex::rule {
 
 // Whether a node an attribute's XPath selects counts as a candidate:
 // elements always; text nodes when not blank and not inside <script>,
@@ -26,6 +26,6 @@ bool IsValueCandidate(html::Node node);
 std::optional<std::string> NodeValue(html::Node node, const v1::AttributeRule& rule,
                                      const schema::CompiledSchema& schema, size_t schema_index);
 
-}  // namespace vertex::learn
+}  // namespace vertex::rule
 
-#endif  // VERTEX_COMMON_LEARN_VALUE_H_
+#endif  // VERTEX_COMMON_RULE_VALUE_H_

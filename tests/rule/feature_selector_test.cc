@@ -5,7 +5,7 @@
 // learnt on the SWDE booksamillion site (2,000 pages, when the shared data
 // is present) and on the generated demo site, then for random feature sets
 // drawn from random synthetic pages. Plus the proto form of features.
-#include "common/learn/feature_selector.h"
+#include "common/rule/feature_selector.h"
 
 #include <stdlib.h>
 
@@ -49,7 +49,7 @@ double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 struct RuleUnderTest {
   std::string name;  // "c0/title"
   std::string xpath;
-  FeatureSelector native;
+  rule::FeatureSelector native;
   html::XPath libxml2;
 };
 
@@ -68,7 +68,7 @@ std::vector<RuleUnderTest> LearnRules(const std::vector<std::string>& files, con
   for (const workflow::SimulatedCluster& c : clusters) {
     for (const v1::AttributeRule& a : c.result.learnt.rule.attributes()) {
       if (a.features_size() == 0) continue;
-      absl::StatusOr<FeatureSelector> native = FeatureSelector::Create(a);
+      absl::StatusOr<rule::FeatureSelector> native = rule::FeatureSelector::Create(a);
       EXPECT_TRUE(native.ok()) << native.status();
       absl::StatusOr<html::XPath> x = html::XPath::Compile(a.xpath());
       EXPECT_TRUE(x.ok()) << x.status();
@@ -289,31 +289,31 @@ std::string Part(util::Rng& rng, const std::string& s, bool suffix) {
   return suffix ? s.substr(cut) : s.substr(0, s.size() - cut);
 }
 
-constexpr Kind kAllKinds[] = {Kind::kTag,          Kind::kId,           Kind::kClass,         Kind::kPrecedingTag,
-                              Kind::kPrecedingId,  Kind::kPrecedingClass, Kind::kFollowingTag, Kind::kFollowingId,
-                              Kind::kFollowingClass, Kind::kOutLeftText, Kind::kOutLeftWord,  Kind::kOutRightText,
-                              Kind::kOutRightWord, Kind::kInLeftText,   Kind::kInRightText};
+constexpr rule::Kind kAllKinds[] = {rule::Kind::kTag,          rule::Kind::kId,           rule::Kind::kClass,         rule::Kind::kPrecedingTag,
+                              rule::Kind::kPrecedingId,  rule::Kind::kPrecedingClass, rule::Kind::kFollowingTag, rule::Kind::kFollowingId,
+                              rule::Kind::kFollowingClass, rule::Kind::kOutLeftText, rule::Kind::kOutLeftWord,  rule::Kind::kOutRightText,
+                              rule::Kind::kOutRightWord, rule::Kind::kInLeftText,   rule::Kind::kInRightText};
 
-bool IsSibling(Kind k) { return k >= Kind::kPrecedingTag && k <= Kind::kFollowingClass; }
-bool IsAnchor(Kind k) { return k >= Kind::kOutLeftText; }
-bool IsPresence(Kind k) {
-  return k == Kind::kId || k == Kind::kClass || k == Kind::kPrecedingId || k == Kind::kPrecedingClass ||
-         k == Kind::kFollowingId || k == Kind::kFollowingClass;
+bool IsSibling(rule::Kind k) { return k >= rule::Kind::kPrecedingTag && k <= rule::Kind::kFollowingClass; }
+bool IsAnchor(rule::Kind k) { return k >= rule::Kind::kOutLeftText; }
+bool IsPresence(rule::Kind k) {
+  return k == rule::Kind::kId || k == rule::Kind::kClass || k == rule::Kind::kPrecedingId || k == rule::Kind::kPrecedingClass ||
+         k == rule::Kind::kFollowingId || k == rule::Kind::kFollowingClass;
 }
 
 // A feature of a random slot that holds for `c` (its value, a part of it for
 // the prefix/suffix kinds, presence, or a disjunction with `other`'s value of
 // the slot); nullopt when the slot has no value for `c`.
-std::optional<Feature> RandomFeature(util::Rng& rng, const Candidate& c, const Candidate& other) {
-  Feature f;
+std::optional<rule::Feature> RandomFeature(util::Rng& rng, const rule::Candidate& c, const rule::Candidate& other) {
+  rule::Feature f;
   f.kind = kAllKinds[rng.Uniform(std::size(kAllKinds))];
   f.level = IsAnchor(f.kind) ? 0 : static_cast<int>(rng.Range(0, 4));
-  f.index = IsSibling(f.kind) ? static_cast<int>(rng.Range(1, kMaxSibling)) : 0;
+  f.index = IsSibling(f.kind) ? static_cast<int>(rng.Range(1, rule::kMaxSibling)) : 0;
   std::string v;
   if (!c.Value(f.kind, f.level, f.index, &v)) return std::nullopt;
   if (IsPresence(f.kind) && rng.Bernoulli(0.3)) return f;
-  const bool prefix = f.kind == Kind::kInLeftText || f.kind == Kind::kOutRightWord;
-  const bool suffix = f.kind == Kind::kInRightText || f.kind == Kind::kOutLeftWord;
+  const bool prefix = f.kind == rule::Kind::kInLeftText || f.kind == rule::Kind::kOutRightWord;
+  const bool suffix = f.kind == rule::Kind::kInRightText || f.kind == rule::Kind::kOutLeftWord;
   if (prefix || suffix) v = Part(rng, v, suffix);
   if (v.empty() && IsAnchor(f.kind)) return std::nullopt;
   f.values.push_back(v);
@@ -346,9 +346,9 @@ v1::Position RandomPosition(util::Rng& rng) {
   return p;
 }
 
-std::string Debug(const std::vector<Feature>& features) {
+std::string Debug(const std::vector<rule::Feature>& features) {
   std::string out;
-  for (const Feature& f : features) out += f.DebugString() + " ";
+  for (const rule::Feature& f : features) out += f.DebugString() + " ";
   return out;
 }
 
@@ -357,22 +357,22 @@ TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
   util::Rng rng(99);
   size_t evaluations = 0, nonempty = 0, failures = 0;
   std::map<v1::Position::Kind, size_t> by_position;
-  std::map<Kind, size_t> by_kind;
+  std::map<rule::Kind, size_t> by_kind;
   for (int trial = 0; trial < 2500 && failures < 5; ++trial) {
     const bool text_nodes = rng.Bernoulli(0.5);
     const html::Page& from = pages[rng.Uniform(pages.size())];
     const std::vector<html::Node> nodes = NodesOf(from, text_nodes);
-    const Candidate c(Pick(rng, nodes)), other(Pick(rng, nodes));
-    std::vector<Feature> features;
+    const rule::Candidate c(Pick(rng, nodes)), other(Pick(rng, nodes));
+    std::vector<rule::Feature> features;
     for (int tries = 0; tries < 20 && features.size() < static_cast<size_t>(rng.Range(1, 4)); ++tries) {
-      if (std::optional<Feature> f = RandomFeature(rng, c, other)) features.push_back(*std::move(f));
+      if (std::optional<rule::Feature> f = RandomFeature(rng, c, other)) features.push_back(*std::move(f));
     }
     if (features.empty()) continue;
-    for (const Feature& f : features) ++by_kind[f.kind];
+    for (const rule::Feature& f : features) ++by_kind[f.kind];
     const v1::Position position = RandomPosition(rng);
     ++by_position[position.kind()];
-    const FeatureSelector native(features, text_nodes, position);
-    const std::string xpath = RenderPositionalXPath(features, text_nodes, position);
+    const rule::FeatureSelector native(features, text_nodes, position);
+    const std::string xpath = rule::RenderPositionalXPath(features, text_nodes, position);
     absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
     ASSERT_TRUE(x.ok()) << x.status();
     for (int k = 0; k < 4; ++k) {
@@ -389,7 +389,7 @@ TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
       }
     }
   }
-  for (Kind k : kAllKinds) EXPECT_GT(by_kind[k], 20u) << FeatureToProto({k, 0, 0, {}}).kind();
+  for (rule::Kind k : kAllKinds) EXPECT_GT(by_kind[k], 20u) << rule::FeatureToProto({k, 0, 0, {}}).kind();
   for (auto kind : {v1::Position::NONE, v1::Position::FROM_START, v1::Position::FROM_END, v1::Position::STEP}) {
     EXPECT_GT(by_position[kind], 200u) << v1::Position::Kind_Name(kind);
   }
@@ -406,14 +406,14 @@ TEST(FeatureProtoTest, EveryKindRoundTrips) {
                                           "out-right-word", "in-left-text", "in-right-text"};
   ASSERT_EQ(names.size(), std::size(kAllKinds));
   for (size_t i = 0; i < names.size(); ++i) {
-    const Kind k = kAllKinds[i];
+    const rule::Kind k = kAllKinds[i];
     for (const std::vector<std::string>& values :
          {std::vector<std::string>{"a"}, {"it's", "say \"x\"", "z\xC2\xA0"}, std::vector<std::string>{}}) {
       if (values.empty() && !IsPresence(k)) continue;
-      const Feature f{k, IsAnchor(k) ? 0 : kMaxLevel, IsSibling(k) ? kMaxSibling : 0, values};
-      const v1::XPathFeature proto = FeatureToProto(f);
+      const rule::Feature f{k, IsAnchor(k) ? 0 : rule::kMaxLevel, IsSibling(k) ? rule::kMaxSibling : 0, values};
+      const v1::XPathFeature proto = rule::FeatureToProto(f);
       EXPECT_EQ(proto.kind(), names[i]);
-      absl::StatusOr<Feature> back = FeatureFromProto(proto);
+      absl::StatusOr<rule::Feature> back = rule::FeatureFromProto(proto);
       ASSERT_TRUE(back.ok()) << back.status() << " " << proto.ShortDebugString();
       EXPECT_EQ(*back, f) << proto.ShortDebugString();
     }
@@ -439,9 +439,9 @@ TEST(FeatureProtoTest, FeatureFromProtoRejectsMalformedFeatures) {
       {"unknown kind", ProtoFeature("colour", 0, 0, {"red"}), "colour"},
       {"empty kind", ProtoFeature("", 0, 0, {"td"}), "unknown"},
       {"negative level", ProtoFeature("tag", -1, 0, {"td"}), "level -1"},
-      {"level past the maximum", ProtoFeature("class", kMaxLevel + 1, 0, {"x"}), "level 13"},
+      {"level past the maximum", ProtoFeature("class", rule::kMaxLevel + 1, 0, {"x"}), "level 13"},
       {"sibling index 0", ProtoFeature("prec-tag", 1, 0, {"td"}), "index 0"},
-      {"sibling index past the maximum", ProtoFeature("foll-class", 1, kMaxSibling + 1, {"x"}), "index 4"},
+      {"sibling index past the maximum", ProtoFeature("foll-class", 1, rule::kMaxSibling + 1, {"x"}), "index 4"},
       {"index on a non-sibling kind", ProtoFeature("tag", 1, 1, {"td"}), "index 1"},
       {"tag without values", ProtoFeature("tag", 0, 0, {}), "no value"},
       {"sibling tag without values", ProtoFeature("prec-tag", 0, 2, {}), "no value"},
@@ -454,32 +454,32 @@ TEST(FeatureProtoTest, FeatureFromProtoRejectsMalformedFeatures) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    absl::StatusOr<Feature> f = FeatureFromProto(c.proto);
+    absl::StatusOr<rule::Feature> f = rule::FeatureFromProto(c.proto);
     ASSERT_FALSE(f.ok()) << c.proto.ShortDebugString();
     EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(f.status().message().find(c.message_has), std::string::npos) << f.status();
   }
   // Presence of an attribute needs no value.
   for (const char* kind : {"id", "class", "prec-id", "foll-class"}) {
-    EXPECT_TRUE(FeatureFromProto(ProtoFeature(kind, 1, kind[0] == 'p' || kind[0] == 'f' ? 1 : 0, {})).ok()) << kind;
+    EXPECT_TRUE(rule::FeatureFromProto(ProtoFeature(kind, 1, kind[0] == 'p' || kind[0] == 'f' ? 1 : 0, {})).ok()) << kind;
   }
 }
 
 TEST(FeatureProtoTest, CreateRejectsRulesWithoutUsableFeatures) {
   v1::AttributeRule rule;
   rule.set_xpath("//td/text()");
-  EXPECT_EQ(FeatureSelector::Create(rule).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(rule::FeatureSelector::Create(rule).status().code(), absl::StatusCode::kInvalidArgument);
   *rule.add_features() = ProtoFeature("tag", 1, 0, {"td"});
-  EXPECT_TRUE(FeatureSelector::Create(rule).ok());
+  EXPECT_TRUE(rule::FeatureSelector::Create(rule).ok());
   v1::AttributeRule bad_index = rule;
   *bad_index.add_features() = ProtoFeature("tag", 1, 5, {"td"});
-  EXPECT_EQ(FeatureSelector::Create(bad_index).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(rule::FeatureSelector::Create(bad_index).status().code(), absl::StatusCode::kInvalidArgument);
   // Regression: a text node has no tag, so natively a level-0 tag feature
   // selected nothing where the rendered XPath (text()) ignored it.
   *rule.add_features() = ProtoFeature("tag", 0, 0, {"span"});
-  EXPECT_TRUE(FeatureSelector::Create(rule).ok());  // elements
+  EXPECT_TRUE(rule::FeatureSelector::Create(rule).ok());  // elements
   rule.set_text_nodes(true);
-  absl::StatusOr<FeatureSelector> text = FeatureSelector::Create(rule);
+  absl::StatusOr<rule::FeatureSelector> text = rule::FeatureSelector::Create(rule);
   EXPECT_EQ(text.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(text.status().message().find("text nodes"), std::string::npos) << text.status();
 }

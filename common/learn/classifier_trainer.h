@@ -33,11 +33,12 @@
 // max_features with MI > 0 are kept (ties: the shorter test, then the
 // lexicographically smaller).
 //
-// Thread-safety: TrainClassifier and PickWinners are pure functions (the
-// nodes' pages must outlive the call). A CompiledClassifier is immutable
-// after Create(); its const methods may be called from many threads at once.
-#ifndef VERTEX_COMMON_LEARN_CLASSIFIER_H_
-#define VERTEX_COMMON_LEARN_CLASSIFIER_H_
+// rule/classifier.h evaluates the trained classifier.
+//
+// Thread-safety: TrainClassifier is a pure function (the nodes' pages must
+// outlive the call).
+#ifndef VERTEX_COMMON_LEARN_CLASSIFIER_TRAINER_H_
+#define VERTEX_COMMON_LEARN_CLASSIFIER_TRAINER_H_
 
 #include <cstddef>
 #include <string>
@@ -46,7 +47,6 @@
 
 #include "absl/status/statusor.h"
 #include "common/html/page.h"
-#include "common/html/xpath.h"
 #include "vertex/v1/rule.pb.h"
 
 namespace vertex::learn {
@@ -79,51 +79,6 @@ absl::StatusOr<v1::Classifier> TrainClassifier(const std::vector<html::Node>& po
                                                const std::vector<html::Node>& negatives,
                                                const ClassifierOptions& options = {});
 
-// A v1::Classifier with its tests compiled, ready to score candidates.
-class CompiledClassifier {
- public:
-  // Compiles every feature's test. InvalidArgument naming the test when one
-  // does not compile, or naming the field when a log-probability is not
-  // finite. A classifier without features scores by its priors alone.
-  static absl::StatusOr<CompiledClassifier> Create(const v1::Classifier& classifier);
-
-  CompiledClassifier(CompiledClassifier&&) noexcept = default;
-  CompiledClassifier& operator=(CompiledClassifier&&) noexcept = default;
-
-  // P(+ | candidate) from the summed log prior and log-likelihoods of every
-  // feature (present or absent), normalised with log-sum-exp. In (0, 1) in
-  // exact arithmetic; a double rounds to 0 or 1 past a log-odds of about
-  // +-37 (for 1) or -745 (for 0). `candidate` is a node of `page`.
-  // InvalidArgument for a null candidate or when a test fails to evaluate
-  // (the message names it).
-  absl::StatusOr<double> Probability(const html::Page& page, html::Node candidate) const;
-
-  size_t feature_count() const { return features_.size(); }
-
- private:
-  struct Feature {
-    html::XPath test;
-    double log_present_pos;
-    double log_absent_pos;
-    double log_present_neg;
-    double log_absent_neg;
-  };
-  CompiledClassifier(double log_prior_pos, double log_prior_neg, std::vector<Feature> features)
-      : log_prior_pos_(log_prior_pos),
-        log_prior_neg_(log_prior_neg),
-        features_(std::move(features)) {}
-
-  double log_prior_pos_;
-  double log_prior_neg_;
-  std::vector<Feature> features_;
-};
-
-// The winners among candidates scored `probabilities` (in candidate order).
-// Single-valued: the index of the highest probability when it is > 0.5
-// (ties: the first), else none. Multi-valued: every index whose probability
-// is > 0.5, in order.
-std::vector<size_t> PickWinners(const std::vector<double>& probabilities, bool multi_valued);
-
 // Test-only: every feature TrainClassifier would generate for these nodes
 // (before selection), sorted by test, with its native value on each node:
 // holds[i] for positives[i], then holds[positives.size() + j] for
@@ -138,4 +93,4 @@ absl::StatusOr<std::vector<GeneratedFeature>> GenerateFeaturesForTesting(
 
 }  // namespace vertex::learn
 
-#endif  // VERTEX_COMMON_LEARN_CLASSIFIER_H_
+#endif  // VERTEX_COMMON_LEARN_CLASSIFIER_TRAINER_H_
