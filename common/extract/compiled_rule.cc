@@ -213,10 +213,11 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
     r.score = nodes.empty() ? 0 : 1.0 / nodes.size();
   }
   for (html::Node n : nodes) {
-    std::optional<std::string> v = rule::NodeValue(n, *a.rule, schema, a.schema_index);
-    if (!v) continue;
-    r.values.push_back(*std::move(v));
-    if (!a.rule->multi_valued()) break;
+    for (std::string& v : rule::NodeValues(page, n, *a.rule, schema, a.schema_index)) {
+      r.values.push_back(std::move(v));
+      if (!a.rule->multi_valued()) break;
+    }
+    if (!r.values.empty() && !a.rule->multi_valued()) break;
   }
   if (r.values.empty()) r.score = 0;
   return r;

@@ -301,8 +301,9 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
   for (const auto& [p, expected] : pos.expected) {
     std::vector<std::string> got;
     for (html::Node n : pos.nodes[p]) {
-      std::optional<std::string> v = rule::NodeValue(n, *rule, c.schema, c.index);
-      got.push_back(v ? html::FoldText(*v) : "<none>");
+      const std::vector<std::string> v = rule::NodeValues(*c.input.pages[p], n, *rule, c.schema, c.index);
+      if (v.empty()) got.push_back("<none>");
+      for (const std::string& value : v) got.push_back(html::FoldText(value));
     }
     std::vector<std::string> want = expected;
     std::sort(got.begin(), got.end());

@@ -21,16 +21,19 @@ bool IsValueCandidate(html::Node node) {
   return node.is_text() && !html::IsBlank(node.RawText()) && !InSkippedElement(node);
 }
 
-std::optional<std::string> NodeValue(html::Node node, const v1::AttributeRule& rule,
-                                     const schema::CompiledSchema& schema, size_t schema_index) {
+std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
+                                    const schema::CompiledSchema& schema, size_t schema_index) {
+  std::vector<std::string> out;
   std::string text = node.Text();
   if (rule.has_range()) {
     std::optional<std::string> cut = ApplyTextRange(rule.range(), text);
-    if (!cut) return std::nullopt;
+    if (!cut) return out;
     text = *std::move(cut);
   }
-  if (text.empty()) return std::nullopt;
-  return schema.SelectValue(schema_index, text);
+  if (text.empty()) return out;
+  std::optional<std::string> v = schema.SelectValue(schema_index, text);
+  if (v) out.push_back(*std::move(v));
+  return out;
 }
 
 }  // namespace vertex::rule

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/html/page.h"
 #include "common/schema/schema.h"
@@ -19,12 +20,15 @@ namespace vertex::rule {
 // <style> or <noscript>.
 bool IsValueCandidate(html::Node node);
 
-// The value of `node` under `rule`: its whitespace-normalised text, cut by
-// the rule's TextRange when it has one, then selected and validated by the
-// regex of the schema's attribute `schema_index` (SelectValue). nullopt
-// when the node holds no valid value.
-std::optional<std::string> NodeValue(html::Node node, const v1::AttributeRule& rule,
-                                     const schema::CompiledSchema& schema, size_t schema_index);
+// The values of `node` (a node of `page`) under `rule`, in order:
+//  1. its source text: the whitespace-normalised text of the node;
+//  2. cut by the rule's TextRange when it has one;
+//  3. each then selected and validated by the regex of the schema's
+//     attribute `schema_index` (SelectValue); texts where it finds nothing
+//     are dropped.
+// Empty when the node holds no valid value.
+std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
+                                    const schema::CompiledSchema& schema, size_t schema_index);
 
 }  // namespace vertex::rule
 

@@ -20,8 +20,8 @@ std::string AlternativeValue(const v1::AttributeRule& rule, const rule::FeatureS
                              size_t schema_index, const schema::CompiledSchema& schema, const html::Page& page) {
   for (html::Node n : selector.Select(page)) {
     if (!rule::IsValueCandidate(n)) continue;
-    std::optional<std::string> v = rule::NodeValue(n, rule, schema, schema_index);
-    if (v) return html::FoldText(*v);
+    const std::vector<std::string> v = rule::NodeValues(page, n, rule, schema, schema_index);
+    if (!v.empty()) return html::FoldText(v[0]);
   }
   return "";
 }
