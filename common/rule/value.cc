@@ -21,10 +21,19 @@ bool IsValueCandidate(html::Node node) {
   return node.is_text() && !html::IsBlank(node.RawText()) && !InSkippedElement(node);
 }
 
-std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
-                                    const schema::CompiledSchema& schema, size_t schema_index) {
+std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule) {
+  (void)page;
+  (void)rule;
   std::vector<std::string> out;
   std::string text = node.Text();
+  if (!text.empty()) out.push_back(std::move(text));
+  return out;
+}
+
+std::vector<std::string> TextValues(std::string_view source, const v1::AttributeRule& rule,
+                                    const schema::CompiledSchema& schema, size_t schema_index) {
+  std::vector<std::string> out;
+  std::string text(source);
   if (rule.has_range()) {
     std::optional<std::string> cut = ApplyTextRange(rule.range(), text);
     if (!cut) return out;
@@ -33,6 +42,15 @@ std::vector<std::string> NodeValues(const html::Page& page, html::Node node, con
   if (text.empty()) return out;
   std::optional<std::string> v = schema.SelectValue(schema_index, text);
   if (v) out.push_back(*std::move(v));
+  return out;
+}
+
+std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
+                                    const schema::CompiledSchema& schema, size_t schema_index) {
+  std::vector<std::string> out;
+  for (const std::string& text : SourceTexts(page, node, rule)) {
+    for (std::string& v : TextValues(text, rule, schema, schema_index)) out.push_back(std::move(v));
+  }
   return out;
 }
 

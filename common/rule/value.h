@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/html/page.h"
@@ -20,13 +21,20 @@ namespace vertex::rule {
 // <style> or <noscript>.
 bool IsValueCandidate(html::Node node);
 
-// The values of `node` (a node of `page`) under `rule`, in order:
-//  1. its source text: the whitespace-normalised text of the node;
-//  2. cut by the rule's TextRange when it has one;
-//  3. each then selected and validated by the regex of the schema's
-//     attribute `schema_index` (SelectValue); texts where it finds nothing
-//     are dropped.
-// Empty when the node holds no valid value.
+// The texts `node` (a node of `page`) offers under `rule`, before any range,
+// split or regex: the source of its values. Today: the node's
+// whitespace-normalised text. Empty when the node offers none.
+std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule);
+
+// The values `rule` takes from one source text, in order:
+//  1. cut by the rule's TextRange when it has one;
+//  2. selected and validated by the regex of the schema's attribute
+//     `schema_index` (SelectValue); nothing when it finds nothing.
+std::vector<std::string> TextValues(std::string_view text, const v1::AttributeRule& rule,
+                                    const schema::CompiledSchema& schema, size_t schema_index);
+
+// The values of `node` under `rule`: TextValues of each of its SourceTexts,
+// concatenated in order. Empty when the node holds no valid value.
 std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
                                     const schema::CompiledSchema& schema, size_t schema_index);
 
