@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "common/util/file.h"
 #include "common/demo/text_util.h"
@@ -236,6 +237,39 @@ constexpr const char* kFeatures[] = {
     "Ergonomic grip",     "Water-resistant",          "Made from recycled materials",
     "Tool-free assembly", "Dishwasher safe",          "Adjustable fit"};
 
+// The value model's cases (issue 12). Collections a product is shown in;
+// the first four are kCollections (the breadcrumb's third level).
+constexpr const char* kCollectionNames[] = {
+    "New Arrivals", "Best Sellers",  "Clearance",      "Gift Ideas",
+    "Spring Edit",  "Home Office",   "Staff Picks",    "Outdoor Essentials",
+    "Holiday Shop", "Eco Collection", "Back to School", "Weekend Projects"};
+
+// How a product's designers are joined in their one text node: one
+// separator per page (by product id), every one a value model must split on.
+constexpr const char* kDesignerSeparators[] = {", ", "; ", " and ", " & ", " / ", " | "};
+
+// Taglines: {w} is the emphasised word (the one <em> of the value), {b} the
+// brand, {c} the colour.
+constexpr const char* kTaglines[] = {"Simply the {w} one we make.",
+                                     "{b} at its {w} — now in {c}.",
+                                     "Our {w} design yet, made by {b}.",
+                                     "Quite possibly the {w} thing you will buy this year.",
+                                     "Meet the {w} member of the {b} family.",
+                                     "Small, {c} and the {w} in its class."};
+constexpr const char* kTaglineWords[] = {
+    "lightest", "toughest",       "quietest",         "smartest",  "simplest",
+    "finest",   "most versatile", "most comfortable", "brightest", "boldest"};
+
+// A unit price in one of three currencies, the symbol glued to the amount
+// and followed by text ("£12.00 (inc VAT)"); the bare "€13.00" too.
+struct UnitPriceStyle {
+  const char* currency;
+  const char* suffixes[2];
+};
+constexpr UnitPriceStyle kUnitPriceStyles[] = {{"£", {" (inc VAT)", " per kg (inc VAT)"}},
+                                               {"€", {"", " / kg (incl. VAT)"}},
+                                               {"$", {" each", " / 100 g"}}};
+
 constexpr const char* kStoreSentences[] = {
     "Our {n} store opened in {y} and has been serving the {city} community ever since.",
     "You will find the full range of home, outdoor and electronics products on two floors.",
@@ -251,7 +285,7 @@ struct SpecData {
   const char* values[3];
 };
 constexpr SpecData kSpecs[] = {
-    {"Weight", {"0.4 kg", "1.2 kg", "3.5 kg"}},
+    {"Weight", {"", "", ""}},  // the product's own weight (Product::weight)
     {"Dimensions", {"30 x 20 x 10 cm", "12 x 8 x 4 in", "45 x 45 x 12 cm"}},
     {"Material", {"Recycled polyester", "Stainless steel", "Solid oak"}},
     {"Color", {"Black", "Navy", "Natural"}},
@@ -527,6 +561,10 @@ std::string Link(absl::string_view url, absl::string_view text_markup,
 // The catalog: products, categories and their URLs.
 // ---------------------------------------------------------------------------
 
+// How a page links to itself: "/p/x-1.html", "x-1.html" (against the page's
+// own URL) or "http://HOST/p/x-1.html".
+enum class LinkForm { kRootRelative, kDocumentRelative, kAbsolute };
+
 struct Product {
   int id = 0;
   int top = 0;
@@ -546,6 +584,24 @@ struct Product {
   std::string availability;
   int review_count = 0;
   int rating_tenths = 0;
+
+  // The value model's cases, drawn by AddValueCases from a generator of
+  // their own, so that adding them left the catalog above unchanged.
+  LinkForm link_form = LinkForm::kRootRelative;  // of the "Copy link" href
+  bool srcset = false;                           // the main image has a srcset too
+  Date available_since = {2010, 1, 1};           // <time datetime> in the meta block
+  std::string tagline;                           // decoded plain text
+  std::string tagline_markup;                    // the same with its <em>
+  std::string weight;                            // the specs table's Weight row
+  int weight_row = 0;  // where that row goes when the drawn rows lack it
+  std::vector<std::string> designers;  // joined by kDesignerSeparators[id % 6]
+  int collection_name = 0;             // index into kCollectionNames
+  int64_t collection_from_cents = 0;   // printed right before the collection's name
+  int unit_style = 0;                  // index into kUnitPriceStyles
+  int unit_suffix = 0;
+  int64_t unit_cents = 0;
+  int features = 4;  // 4, or 5 on about a third of the pages
+  int first_feature = 0;
 };
 
 struct Site {
@@ -637,6 +693,65 @@ Product MakeProduct(Rng& rng, int index) {
   return p;
 }
 
+// "450 g", "1.25 kg", "3 kg".
+std::string WeightText(int grams) {
+  if (grams < 1000) return absl::StrCat(grams, " g");
+  std::string fraction = Pad(grams % 1000 / 10, 2);
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  return absl::StrCat(grams / 1000, fraction.empty() ? "" : ".", fraction, " kg");
+}
+
+// 1 to 3 distinct designers; two at most when they are joined by " and ".
+std::vector<std::string> RandomDesigners(Rng& rng, int separator) {
+  const double r = rng.UnitDouble();
+  int count = r < 0.25 ? 1 : r < 0.7 ? 2 : 3;
+  if (absl::string_view(kDesignerSeparators[separator]) == " and ") count = std::min(count, 2);
+  std::vector<std::string> names;
+  while (static_cast<int>(names.size()) < count) {
+    std::string name = absl::StrCat(Pick(rng, kFirstNames), " ", Pick(rng, kLastNames));
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// The tagline's plain text and its markup, the emphasised word in <em>.
+void RandomTagline(Rng& rng, Product& p) {
+  const std::vector<std::pair<std::string, std::string>> slots = {
+      {"b", p.brand.empty() ? "Vertex" : p.brand}, {"c", Lower(p.color)}};
+  const absl::string_view pattern = Pick(rng, kTaglines);
+  const std::string word = Pick(rng, kTaglineWords);
+  const size_t at = pattern.find("{w}");
+  const std::string before = Fill(pattern.substr(0, at), slots);
+  const std::string after = Fill(pattern.substr(at + 3), slots);
+  p.tagline = absl::StrCat(before, word, after);
+  p.tagline_markup = absl::StrCat(Ent(before), "<em>", Ent(word), "</em>", Ent(after));
+}
+
+// Draws the value model's cases of `p` from a generator seeded by the site
+// seed and the product id (see Product).
+void AddValueCases(uint64_t seed, Product& p) {
+  Rng rng(util::Mix64(seed ^ 0x7a1e0ca5e5000000ULL ^ static_cast<uint64_t>(p.id)));
+  p.link_form = p.id % 5 == 0   ? LinkForm::kAbsolute
+                : p.id % 5 == 1 ? LinkForm::kDocumentRelative
+                                : LinkForm::kRootRelative;
+  p.srcset = p.id % 3 == 0;
+  p.available_since = RandomDate(rng);
+  RandomTagline(rng, p);
+  const int grams = rng.Bernoulli(0.4) ? static_cast<int>(rng.Range(8, 99)) * 10
+                                       : static_cast<int>(rng.Range(20, 240)) * 50;
+  p.weight = WeightText(grams);
+  p.weight_row = static_cast<int>(rng.Range(0, 9));
+  p.designers = RandomDesigners(rng, p.id % Count(kDesignerSeparators));
+  p.collection_name = p.crumb_depth == 3 ? p.collection
+                                         : static_cast<int>(rng.Uniform(Count(kCollectionNames)));
+  p.collection_from_cents = RandomPrice(rng);
+  p.unit_style = p.id % Count(kUnitPriceStyles);
+  p.unit_suffix = static_cast<int>(rng.Uniform(2));
+  p.unit_cents = rng.Bernoulli(0.05) ? rng.Range(100000, 250000) : rng.Range(19, 4999);
+  p.features = rng.Bernoulli(1.0 / 3) ? 5 : 4;
+  p.first_feature = static_cast<int>(rng.Uniform(Count(kFeatures)));
+}
+
 Site MakeSite(const SiteOptions& options) {
   Site site;
   site.options = options;
@@ -645,10 +760,53 @@ Site MakeSite(const SiteOptions& options) {
   site.products_by_sub.resize(kTopCategories * kSubsPerTop);
   for (int i = 0; i < size; ++i) {
     site.catalog.push_back(MakeProduct(rng, i));
+    AddValueCases(options.seed, site.catalog.back());
     const Product& p = site.catalog.back();
     site.products_by_sub[p.top * kSubsPerTop + p.sub].push_back(i);
   }
   return site;
+}
+
+// The value model's cases as the page shows them and as the truth holds
+// them.
+
+std::string ProductUrl(const Site& site, const Product& p) { return Url(site, ProductPath(p)); }
+
+// The "Copy link" href: the product's URL in the form of p.link_form.
+std::string SelfHref(const Site& site, const Product& p) {
+  switch (p.link_form) {
+    case LinkForm::kAbsolute:
+      return ProductUrl(site, p);
+    case LinkForm::kDocumentRelative:
+      return absl::StrCat(p.slug, "-", p.id, ".html");
+    case LinkForm::kRootRelative:
+      break;
+  }
+  return ProductPath(p);
+}
+
+// <meta property="og:title">: the title and the brand, found nowhere else.
+std::string OgTitle(const Product& p) {
+  return p.brand.empty() ? p.title : absl::StrCat(p.title, " | ", p.brand);
+}
+
+std::string DesignersText(const Product& p) {
+  return absl::StrJoin(p.designers, kDesignerSeparators[p.id % Count(kDesignerSeparators)]);
+}
+
+// "£12.00 (inc VAT)", "€13.00", "$4.99 / 100 g".
+std::string UnitPriceText(const Product& p) {
+  const UnitPriceStyle& style = kUnitPriceStyles[p.unit_style];
+  return absl::StrCat(style.currency, internal::Amount(p.unit_cents), style.suffixes[p.unit_suffix]);
+}
+
+std::vector<std::string> FeatureTexts(const Product& p) {
+  std::vector<std::string> features;
+  for (int i = 0; i < p.features; ++i) {
+    features.push_back(
+        Fill(kFeatures[(p.first_feature + i) % Count(kFeatures)], {{"c", Lower(p.color)}}));
+  }
+  return features;
 }
 // ---------------------------------------------------------------------------
 // Shared components.
@@ -841,8 +999,9 @@ struct PageHead {
   std::string template_name;
   std::string title;        // decoded, without the site suffix
   std::string description;  // decoded
-  std::string url;
+  std::string url;          // canonical: a product's without tracking parameters
   std::string page_id;
+  std::string og_title = {};  // decoded; empty: `title`
 };
 
 // The inline configuration script; its session fields differ on every page.
@@ -867,7 +1026,8 @@ void Head(Html& h, Rng& rng, const PageHead& page) {
   h.Elem("title", "", absl::StrCat(Ent(page.title), " | Vertex Demo Shop"));
   h.Void("meta", "name=\"viewport\" content=\"width=device-width, initial-scale=1\"");
   h.Void("meta", absl::StrCat("name=\"description\" content=\"", EscAttr(page.description), "\""));
-  h.Void("meta", absl::StrCat("property=\"og:title\" content=\"", EscAttr(page.title), "\""));
+  h.Void("meta", absl::StrCat("property=\"og:title\" content=\"",
+                              EscAttr(page.og_title.empty() ? page.title : page.og_title), "\""));
   h.Void("meta", absl::StrCat("property=\"og:url\" content=\"", EscAttr(page.url), "\""));
   h.Void("link", absl::StrCat("rel=\"canonical\" ", Href(page.url)));
   h.Void("link", "rel=\"stylesheet\" href=\"/static/css/site.4f9c2e1a.css\"");
@@ -1025,10 +1185,15 @@ std::vector<Crumb> ProductCrumbs(const Product& p) {
 
 void Gallery(Html& h, const Product& p, int thumbs) {
   const std::string alt = EscAttr(p.title);
+  // A srcset's first candidate is the src: both give the image's URL.
+  const std::string srcset =
+      p.srcset ? absl::StrCat(" srcset=\"", ImagePath(p.id, "large", 1), " 1x, ",
+                              ImagePath(p.id, "zoom", 1), " 2x\"")
+               : "";
   h.Open("div", "class=\"gallery\"");
   h.Elem("div", "class=\"main-image\"",
          absl::StrCat("<a class=\"zoom\" href=\"", ImagePath(p.id, "zoom", 1), "\"><img src=\"",
-                      ImagePath(p.id, "large", 1), "\" alt=\"", alt,
+                      ImagePath(p.id, "large", 1), "\"", srcset, " alt=\"", alt,
                       "\" width=\"500\" height=\"500\" itemprop=\"image\"></a><span "
                       "class=\"zoom-hint\">Roll over image to zoom in</span>"));
   h.Open("ul", "class=\"thumbs\"");
@@ -1056,7 +1221,8 @@ void MetaBlock(Html& h, Rng& rng, const Product& p) {
         "<br>");
   }
   absl::StrAppend(&meta, "<b>Model:</b> ", Esc(p.model), "<br><b>Ships:</b> within ",
-                  rng.Range(1, 3), " business days");
+                  rng.Range(1, 3), " business days<br><b>Available since:</b> ",
+                  TimeTag(p.available_since));
   h.Elem("div", "class=\"meta\"", meta);
 }
 
@@ -1100,6 +1266,20 @@ void PriceBlock(Html& h, Rng& rng, const Product& p) {
   } else {
     h.Text("p", "class=\"price-note\"", Pick(rng, kNotes));
   }
+  h.Elem("p", "class=\"unit-price\"",
+         absl::StrCat("Unit price: <span class=\"amount\">", Esc(UnitPriceText(p)), "</span>"));
+  h.Close("div");
+}
+
+// The collection the product is shown in, its "from" price right before its
+// name: a data value next to the value (it must not anchor a rule).
+void CollectionBox(Html& h, const Product& p) {
+  const char* name = kCollectionNames[p.collection_name];
+  h.Open("div", "class=\"collection-box\"").Text("h3", "", "From the collection");
+  h.Elem("p", "",
+         absl::StrCat("<span class=\"from-price\">", Money(p.collection_from_cents), "</span> ",
+                      Link(absl::StrCat("/collections/", Slugify(name)), Esc(name),
+                           "class=\"collection-name\"")));
   h.Close("div");
 }
 
@@ -1177,15 +1357,18 @@ void BuyBoxTools(Html& h, const Product& p) {
   h.Close("div");
 }
 
-void Summary(Html& h, Rng& rng, const Product& p, const ProductLayout& layout) {
+void Summary(Html& h, Rng& rng, const Site& site, const Product& p, const ProductLayout& layout) {
   h.Open("div", "class=\"summary\"");
   h.Elem("h1", "class=\"product-title\" itemprop=\"name\"", Ent(p.title));
+  h.Elem("p", "class=\"tagline\"", p.tagline_markup);
+  h.Elem("p", "class=\"designers\"", Ent(absl::StrCat("Designed by ", DesignersText(p))));
   MetaBlock(h, rng, p);
   RatingBlock(h, p);
   PriceBlock(h, rng, p);
   const char* stock_class = p.availability == "Out of stock" ? "out-of-stock" : "in-stock";
   h.Elem("p", "class=\"availability\"",
          absl::StrCat("<span class=\"", stock_class, "\">", Esc(p.availability), "</span>"));
+  CollectionBox(h, p);
   Promotions(h, rng, p);
   if (layout.ad_slot == 1) AdBlock(h, rng, "sidebar", /*iframe=*/false);
   Swatches(h, rng, p);
@@ -1195,6 +1378,7 @@ void Summary(Html& h, Rng& rng, const Product& p, const ProductLayout& layout) {
   for (const char* net : {"Facebook", "Twitter", "Pinterest", "Email"}) {
     h.Elem("li", "", Link(absl::StrCat("/share/", Lower(net), "?pid=", p.id), net));
   }
+  h.Elem("li", "", Link(SelfHref(site, p), "Copy link", "class=\"copy-link\""));
   h.Close("ul").Close("div");
 }
 
@@ -1238,25 +1422,31 @@ void Description(Html& h, Rng& rng, const Product& p, int paragraphs) {
     h.Text("p", "", text);
   }
   h.Open("ul", "class=\"features\"");
-  const int features = static_cast<int>(rng.Range(4, 6));
-  const int first = static_cast<int>(rng.Uniform(Count(kFeatures)));
-  for (int i = 0; i < features; ++i) {
+  for (const std::string& feature : FeatureTexts(p)) {
     h.Elem("li", "",
            absl::StrCat("<img src=\"/static/img/check.svg\" alt=\"\" width=\"12\" height=\"12\"> "
                         "<span>",
-                        Esc(Fill(kFeatures[(first + i) % Count(kFeatures)], slots)), "</span>"));
+                        Esc(feature), "</span>"));
   }
   h.Close("ul").Close("div").Close("section");
 }
 
-void SpecsTable(Html& h, Rng& rng) {
+// th/td rows, 4 to 10 of kSpecs from a random one on. The Weight row (the
+// product's weight) is on every table, at a row that varies between pages.
+void SpecsTable(Html& h, Rng& rng, const Product& p) {
   h.Open("section", "id=\"specs\" class=\"tab-panel\"").Text("h2", "", "Specifications");
   h.Open("table", "class=\"specs\"").Open("tbody");
   const int rows = static_cast<int>(rng.Range(4, Count(kSpecs)));
   const int first = static_cast<int>(rng.Uniform(Count(kSpecs)));
-  for (int i = 0; i < rows; ++i) {
-    const SpecData& spec = kSpecs[(first + i) % Count(kSpecs)];
-    h.Open("tr").Text("th", "scope=\"row\"", spec.name).Text("td", "", Pick(rng, spec.values));
+  std::vector<int> specs;
+  for (int i = 0; i < rows; ++i) specs.push_back((first + i) % Count(kSpecs));
+  constexpr int kWeight = 0;  // kSpecs[0]
+  if (std::find(specs.begin(), specs.end(), kWeight) == specs.end()) {
+    specs.insert(specs.begin() + p.weight_row % (rows + 1), kWeight);
+  }
+  for (int spec : specs) {
+    const std::string value = spec == kWeight ? p.weight : Pick(rng, kSpecs[spec].values);
+    h.Open("tr").Text("th", "scope=\"row\"", kSpecs[spec].name).Text("td", "", value);
     h.Close("tr");
   }
   h.Close("tbody").Close("table").Close("section");
@@ -1405,20 +1595,20 @@ void ProductTabs(Html& h, Rng& rng, const Product& p, const ProductLayout& layou
   h.Open("div", "class=\"tabs\"");
   TabNav(h, layout.specs);
   Description(h, rng, p, layout.paragraphs);
-  if (layout.specs) SpecsTable(h, rng);
+  if (layout.specs) SpecsTable(h, rng, p);
   ShippingSection(h, p);
   h.Close("div");
 }
 
-std::string ProductBody(Rng& rng, const Site& site, const Product& p) {
-  const ProductLayout layout = RandomProductLayout(rng);
+std::string ProductBody(Rng& rng, const Site& site, const Product& p,
+                        const ProductLayout& layout) {
   Html h(kBodyDepth);
   h.Open("main", "id=\"content\" class=\"page-product\"");
   Breadcrumb(h, ProductCrumbs(p));
   if (layout.ad_slot == 0) AdBlock(h, rng, "leaderboard", /*iframe=*/true);
   h.Open("div", "class=\"product\" itemscope itemtype=\"http://schema.org/Product\"");
   Gallery(h, p, layout.thumbs);
-  Summary(h, rng, p, layout);
+  Summary(h, rng, site, p, layout);
   h.Close("div");
   Benefits(h);
   ProductTabs(h, rng, p, layout);
@@ -1433,7 +1623,8 @@ std::string ProductBody(Rng& rng, const Site& site, const Product& p) {
   return h.Take();
 }
 
-std::map<std::string, std::vector<std::string>> ProductTruth(const Product& p) {
+std::map<std::string, std::vector<std::string>> ProductTruth(const Site& site, const Product& p,
+                                                             const ProductLayout& layout) {
   std::map<std::string, std::vector<std::string>> truth;
   truth["title"] = {p.title};
   truth["brand"] = p.brand.empty() ? std::vector<std::string>{} : std::vector{p.brand};
@@ -1443,6 +1634,18 @@ std::map<std::string, std::vector<std::string>> ProductTruth(const Product& p) {
   truth["rating"] =
       p.review_count == 0 ? std::vector<std::string>{} : std::vector{Tenths(p.rating_tenths)};
   for (const Crumb& c : ProductCrumbs(p)) truth["category"].push_back(c.label);
+  // The value model's cases: what a user expects, not what the markup holds
+  // (absolute URLs, the ISO date, the price's number, the plain text).
+  truth["link"] = {ProductUrl(site, p)};
+  truth["image"] = {Url(site, ImagePath(p.id, "large", 1))};
+  truth["og_title"] = {OgTitle(p)};
+  truth["published"] = {IsoDate(p.available_since)};
+  truth["unit_price"] = {internal::Amount(p.unit_cents)};
+  truth["tagline"] = {p.tagline};
+  truth["weight"] = layout.specs ? std::vector{p.weight} : std::vector<std::string>{};
+  truth["designers"] = p.designers;
+  truth["collection"] = {kCollectionNames[p.collection_name]};
+  truth["features"] = FeatureTexts(p);
   return truth;
 }
 
@@ -1454,13 +1657,14 @@ GeneratedPage ProductPage(Rng& rng, const Site& site, int index) {
   if (rng.Bernoulli(0.3)) {
     absl::StrAppend(&page.url, "?ref=", Pick(rng, kRefs), "&color=", Slugify(p.color));
   }
-  const std::string body = ProductBody(rng, site, p);
+  const ProductLayout layout = RandomProductLayout(rng);
+  const std::string body = ProductBody(rng, site, p, layout);
   page.html =
       RenderPage(rng,
                  {"product", p.title, absl::StrCat("Buy ", p.title, " at Vertex Demo Shop."),
-                  page.url, absl::StrCat("p", p.id)},
+                  ProductUrl(site, p), absl::StrCat("p", p.id), OgTitle(p)},
                  body);
-  page.truth = ProductTruth(p);
+  page.truth = ProductTruth(site, p, layout);
   return page;
 }
 
@@ -2276,6 +2480,10 @@ std::map<std::string, std::vector<std::string>> StoreTruth(const StoreInfo& s) {
   truth["city"] = {kCities[s.city].name};
   truth["zip"] = {s.zip};
   for (const auto& row : s.hours) truth["hours"].push_back(row.second);
+  // The address block's text, its two lines (split by a <br> with no space
+  // around it) read as one line.
+  const CityData& city = kCities[s.city];
+  truth["address"] = {absl::StrCat(s.street, " ", city.name, ", ", city.state, " ", s.zip)};
   return truth;
 }
 
@@ -2389,14 +2597,23 @@ absl::Status CheckPages(const std::vector<GeneratedPage>& pages) {
 
 const std::vector<std::string>& ProductAttributes() {
   static const auto* const kAttributes = new std::vector<std::string>{
-      "title", "brand", "price", "sku", "availability", "rating", "category"};
+      "title",     "brand",      "price",   "sku",    "availability", "rating",
+      "category",  "link",       "image",   "og_title", "published",  "unit_price",
+      "tagline",   "weight",     "designers", "collection", "features"};
   return *kAttributes;
 }
 
 const std::vector<std::string>& StoreAttributes() {
   static const auto* const kAttributes =
-      new std::vector<std::string>{"name", "phone", "street", "city", "zip", "hours"};
+      new std::vector<std::string>{"name", "phone", "street", "city", "zip", "hours", "address"};
   return *kAttributes;
+}
+
+bool IsValueCaseAttribute(absl::string_view name) {
+  static constexpr absl::string_view kValueCases[] = {
+      "link",    "image",  "og_title",  "published",  "unit_price", "tagline",
+      "weight",  "designers", "collection", "features", "address"};
+  return std::find(std::begin(kValueCases), std::end(kValueCases), name) != std::end(kValueCases);
 }
 
 std::vector<GeneratedPage> GenerateSite(const SiteOptions& options) {
@@ -2459,7 +2676,17 @@ std::string SchemaJson(const std::string& vertical) {
     {"name": "sku", "constant": true},
     {"name": "availability"},
     {"name": "rating", "type": "number"},
-    {"name": "category", "multi_valued": true}
+    {"name": "category", "multi_valued": true},
+    {"name": "link", "type": "url", "constant": true},
+    {"name": "image", "type": "image", "constant": true},
+    {"name": "og_title", "constant": true},
+    {"name": "published", "type": "date", "constant": true},
+    {"name": "unit_price", "type": "price"},
+    {"name": "tagline", "constant": true},
+    {"name": "weight", "constant": true},
+    {"name": "designers", "multi_valued": true, "constant": true},
+    {"name": "collection"},
+    {"name": "features", "multi_valued": true}
   ]
 }
 )json";
@@ -2473,7 +2700,8 @@ std::string SchemaJson(const std::string& vertical) {
     {"name": "street", "constant": true},
     {"name": "city", "constant": true},
     {"name": "zip", "type": "zip", "constant": true},
-    {"name": "hours", "multi_valued": true}
+    {"name": "hours", "multi_valued": true},
+    {"name": "address", "constant": true}
   ]
 }
 )json";

@@ -32,12 +32,15 @@ inline std::string Pad(int64_t value, int width) {
   return digits;
 }
 
-// "$1,234.56".
-inline std::string Money(int64_t cents) {
-  std::string dollars = std::to_string(cents / 100);
-  for (int i = static_cast<int>(dollars.size()) - 3; i > 0; i -= 3) dollars.insert(i, ",");
-  return absl::StrCat("$", dollars, ".", Pad(cents % 100, 2));
+// "1,234.56": an amount without its currency, as a price's number is typed.
+inline std::string Amount(int64_t cents) {
+  std::string units = std::to_string(cents / 100);
+  for (int i = static_cast<int>(units.size()) - 3; i > 0; i -= 3) units.insert(i, ",");
+  return absl::StrCat(units, ".", Pad(cents % 100, 2));
 }
+
+// "$1,234.56".
+inline std::string Money(int64_t cents) { return absl::StrCat("$", Amount(cents)); }
 
 // "4.3" from 43.
 inline std::string Tenths(int value) { return absl::StrCat(value / 10, ".", value % 10); }
