@@ -87,8 +87,8 @@ struct GeneratedPage {
   // Each of these values is exactly the text of one element or text node of
   // the page after HTML entity decoding and whitespace normalisation (runs
   // of whitespace collapsed to one space, both ends trimmed).
-  // The value model's cases (IsValueCaseAttribute) hold the value a user
-  // expects, which is not one text node:
+  // The value model's cases (issue 12) hold the value a user expects,
+  // which is not one text node:
   //   product: link       the "Copy link" href resolved against the page URL
   //                       (root-relative, document-relative on 1 page in 5,
   //                       absolute on 1 in 5)
