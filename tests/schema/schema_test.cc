@@ -54,11 +54,14 @@ TEST(ShippedSchemas, LoadWithTheDocumentedAttributes) {
       {"deploy/schemas/product.json",
        "product",
        {"title:mc:", "brand:c:", "price:m:price",
-        "sku:c:", "availability::", "rating::number", "category:v:"}},
+        "sku:c:", "availability::", "rating::number", "category:v:",
+        "link:c:url", "image:c:image", "og_title:c:", "published:c:date",
+        "unit_price::price", "tagline:c:", "weight:c:", "designers:cv:",
+        "collection::", "features:v:"}},
       {"deploy/schemas/business.json",
        "business",
        {"name:mc:", "phone:c:phone", "street:c:", "city:c:", "zip:c:zip",
-        "hours:v:"}},
+        "hours:v:", "address:c:"}},
   };
   for (const ShippedCase& c : cases) {
     SCOPED_TRACE(c.file);
