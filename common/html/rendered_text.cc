@@ -72,6 +72,8 @@ std::vector<std::string> RenderedLines(Node node) {
     if (line.empty()) return {};
     return {std::move(line)};
   }
+  // A skipped element asked for itself (a rule selecting <title> or a
+  // <script>) gives its own text; only skipped descendants are dropped.
   LineBuilder out;
   Node n = node;
   while (true) {
@@ -79,7 +81,7 @@ std::vector<std::string> RenderedLines(Node node) {
     bool descend = false;
     if (n.is_text()) {
       out.Text(n.RawText());
-    } else if (n.is_element() && !IsSkippedTag(n.tag())) {
+    } else if (n.is_element() && (n == node || !IsSkippedTag(n.tag()))) {
       Boundary(n, &out);
       descend = true;
     }
@@ -89,7 +91,7 @@ std::vector<std::string> RenderedLines(Node node) {
     }
     // Leave n and the ancestors whose last child it closes.
     while (true) {
-      if (n.is_element() && !IsSkippedTag(n.tag())) Boundary(n, &out);
+      if (n.is_element() && (n == node || !IsSkippedTag(n.tag()))) Boundary(n, &out);
       if (n == node) return out.Finish();
       if (Node next = n.next_sibling()) {
         n = next;

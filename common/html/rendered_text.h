@@ -24,9 +24,9 @@ std::vector<std::string_view> AttributeNames(Node node);
 // line. An element gives its descendants' text in document order, broken
 // into lines at <br> and at the start and end of block-level elements (p,
 // div, li, tr, h1-h6, ...); table cells (td, th) are separated by a space;
-// the content of head, title, script, style, noscript and template is
-// skipped (not rendered). No
-// recursion: the walk is iterative.
+// the content of head, title, script, style, noscript and template
+// descendants is skipped (not rendered); such an element asked for itself
+// gives its own text. No recursion: the walk is iterative.
 std::vector<std::string> RenderedLines(Node node);
 
 // Whether elements named `tag` break the rendered text into lines.

@@ -54,6 +54,10 @@ TEST(RenderedTextTest, TextNodesAndNullNodes) {
   EXPECT_TRUE(RenderedLines(Node()).empty());
   Page titled = parser.Parse("<html><head><title>T</title></head><body>b</body></html>", "u").value();
   EXPECT_EQ(RenderedLines(titled.root()), std::vector<std::string>{"b"});
+  // Asked for itself, a skipped element gives its text.
+  EXPECT_EQ(RenderedLines(First(titled, "title")), std::vector<std::string>{"T"});
+  Page scripted = parser.Parse("<html><body><script>var a =\n 1;</script></body></html>", "u").value();
+  EXPECT_EQ(RenderedLines(First(scripted, "script")), std::vector<std::string>{"var a = 1;"});
 }
 
 TEST(RenderedTextTest, DeepNestingDoesNotRecurse) {
