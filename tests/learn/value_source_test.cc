@@ -3,7 +3,7 @@
 // editor types on the first page(s), and the values the learnt rule must
 // give on every page — links (relative, absolute, against <base>), images
 // (src, srcset), <meta> og:title, <time datetime>, data-*, inline markup,
-// an address with <br>, th/td. Each row goes through LearnRule over all its
+// an address with <br>, th/td, JSON-LD. Each row goes through LearnRule over all its
 // pages and CompiledRule::Apply, as the engine does, and says which
 // attribute (if any) the rule reads. Values are compared whitespace-
 // normalised: an element value's lines are joined by "\n" in SourceTexts.
@@ -137,6 +137,17 @@ std::vector<Row> Rows() {
                   {{Post("<table class=facts><tr><th>Where</th><td>Leeds, <i>UK</i></td></tr></table>", 1), {"Leeds, UK"}},
                    {Post("<table class=facts><tr><th>Where</th><td>York, <i>UK</i></td></tr></table>", 2), {"York, UK"}},
                    {Post("<table class=facts><tr><th>Where</th><td>Online</td></tr></table>", 3), {"Online"}}}});
+  // Found nowhere but in JSON-LD; other JSON-LD scripts (a breadcrumb) and
+  // a script that is not JSON do not disturb the rule.
+  const auto ld = [](const std::string& json) { return "<script type='application/ld+json'>" + json + "</script>"; };
+  const std::string crumbs = ld(R"({"@type": "BreadcrumbList", "itemListElement": [{"name": "Blog"}]})");
+  rows.push_back({"JSON-LD list of authors", R"({"name": "author", "multi_valued": true})", "",
+                  {{Post(crumbs + ld(R"({"@type": "BlogPosting", "author": [{"name": "Ann Lee"}, {"name": "Bo Chen"}]})"), 1),
+                    {"Ann Lee", "Bo Chen"}},
+                   {Post(ld(R"({"@type": "BlogPosting", "author": [{"name": "Cy Dorn"}]})") + crumbs, 2), {"Cy Dorn"}},
+                   {Post(crumbs + "<script type='application/ld+json'>{broken</script>" +
+                             ld(R"({"@type": "BlogPosting", "author": {"name": "Dee Fox"}})"), 3),
+                    {"Dee Fox"}}}});
   return rows;
 }
 
