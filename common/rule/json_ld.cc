@@ -123,11 +123,11 @@ class Reader {
 
   // \uXXXX, with a surrogate pair joined; a lone surrogate becomes U+FFFD.
   absl::Status Unicode(std::string* out) {
-    uint32_t cp;
+    uint32_t cp = 0;
     if (absl::Status st = Hex4(&cp); !st.ok()) return st;
     if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
       pos_ += 2;
-      uint32_t low;
+      uint32_t low = 0;
       if (absl::Status st = Hex4(&low); !st.ok()) return st;
       cp = low >= 0xDC00 && low < 0xE000 ? 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD;
     } else if (cp >= 0xD800 && cp < 0xE000) {
