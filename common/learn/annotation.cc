@@ -1,20 +1,28 @@
 #include "common/learn/annotation.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
-#include "absl/strings/ascii.h"
+#include "absl/strings/str_join.h"
+#include "common/html/rendered_text.h"
 #include "common/html/text.h"
+#include "common/rule/json_ld.h"
+#include "common/rule/url.h"
 
 namespace vertex::learn {
 namespace {
 
-struct TextNode {
+// One place of a page that can hold a value under some source.
+struct Site {
   html::Node node;
-  std::string folded;  // NormalizeSpace + ASCII lowercase
-  std::string key;     // parent's tag path with classes
+  std::string folded;  // FoldText of location.text
+  std::string key;     // structural key (see annotation.h)
+  ValueLocation location;
+  bool url = false;    // a URL attribute: compared with the annotated value resolved
 };
 
 std::string Step(html::Node e) {
@@ -24,91 +32,268 @@ std::string Step(html::Node e) {
   return s;
 }
 
-// Text no editor sees: the document head (its <title> repeats the page's
-// values), scripts and styles.
-bool IsHidden(std::string_view tag) {
-  return tag == "head" || tag == "script" || tag == "style" || tag == "noscript";
-}
+// Text no editor sees: scripts and styles.
+bool IsSkipped(std::string_view tag) { return tag == "script" || tag == "style" || tag == "noscript"; }
 
-// The page's non-blank text nodes outside script/style/noscript, in
-// document order, with their keys. Iterative walk.
-std::vector<TextNode> TextNodes(const html::Page& page) {
-  std::vector<TextNode> out;
-  std::vector<std::string> path;  // steps of the open elements
+// Where a node stands: its key (an element's tag path through itself, a
+// text node's through its parent) and whether it is inside <head> or a
+// skipped element (the element itself included).
+struct Place {
+  const std::string& key;
+  bool in_head;
+  bool skipped;
+};
+
+// Calls `visit(node, place)` for every element and text node of `page` in
+// document order. Iterative walk.
+void Walk(const html::Page& page, const std::function<void(html::Node, const Place&)>& visit) {
+  std::string key;
+  std::vector<size_t> lengths;  // key's length before each open element
+  int head = 0, skipped = 0;    // open <head> / skipped elements
+  const auto close = [&](html::Node e) {
+    head -= e.tag() == "head";
+    skipped -= IsSkipped(e.tag());
+    key.resize(lengths.back());
+    lengths.pop_back();
+  };
   html::Node n = page.root();
-  int skipping = 0;               // depth inside skipped elements
   while (n) {
     if (n.is_element()) {
-      path.push_back(Step(n));
-      const bool skip = IsHidden(n.tag());
-      skipping += skip;
+      lengths.push_back(key.size());
+      key += "/" + Step(n);
+      head += n.tag() == "head";
+      skipped += IsSkipped(n.tag());
+      visit(n, Place{key, head > 0, skipped > 0});
       if (html::Node c = n.first_child()) {
         n = c;
         continue;
       }
-      skipping -= skip;
-      path.pop_back();
-    } else if (n.is_text() && skipping == 0) {
-      std::string folded = html::FoldText(n.RawText());
-      if (!folded.empty()) {
-        std::string key;
-        for (const std::string& s : path) key += "/" + s;
-        out.push_back({n, std::move(folded), std::move(key)});
-      }
+      close(n);
+    } else if (n.is_text()) {
+      visit(n, Place{key, head > 0, skipped > 0});
     }
     // Next node: a sibling, or climb (closing elements) until one.
     while (n && !n.next_sibling()) {
       n = n.parent();
-      if (n) {
-        const bool skip = IsHidden(n.tag());
-        skipping -= skip;
-        path.pop_back();
-      }
+      if (n) close(n);
     }
     if (n) n = n.next_sibling();
+  }
+}
+
+Site MakeSite(html::Node node, std::string key, ValueLocation location) {
+  std::string folded = html::FoldText(location.text);
+  return Site{node, std::move(folded), std::move(key), std::move(location)};
+}
+
+std::vector<Site> TextSites(const html::Page& page) {
+  std::vector<Site> out;
+  Walk(page, [&](html::Node n, const Place& at) {
+    if (!n.is_text() || at.in_head || at.skipped) return;
+    std::string text = n.Text();
+    if (!text.empty()) out.push_back(MakeSite(n, at.key, {ValueSource::kText, "", "", std::move(text)}));
+  });
+  return out;
+}
+
+std::vector<Site> ElementSites(const html::Page& page) {
+  std::vector<Site> out;
+  Walk(page, [&](html::Node n, const Place& at) {
+    if (!n.is_element() || at.in_head || at.skipped) return;
+    const std::vector<std::string> lines = html::RenderedLines(n);
+    if (lines.empty()) return;
+    Site s = MakeSite(n, at.key, {ValueSource::kElement, "", "", absl::StrJoin(lines, "\n")});
+    s.folded = html::FoldText(absl::StrJoin(lines, " "));
+    out.push_back(std::move(s));
+  });
+  return out;
+}
+
+bool IsSourceAttribute(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"href", "src",   "srcset", "content", "datetime", "title",
+                                                "alt",  "value", "action", "poster",  "cite"};
+  return name.starts_with("data-") || std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+// Inside <head>, only <meta content> and <link rel=canonical href> are
+// values (og:title, the canonical URL); the rest of the head is not.
+bool IsHeadSource(html::Node e, std::string_view name) {
+  if (e.tag() == "meta") return name == "content";
+  if (e.tag() != "link" || name != "href") return false;
+  const std::string rel = " " + html::FoldText(e.attribute_view("rel")) + " ";
+  return rel.find(" canonical ") != std::string::npos;
+}
+
+std::vector<Site> AttributeSites(const html::Page& page) {
+  std::vector<Site> out;
+  const std::string base = rule::PageBaseUrl(page);
+  Walk(page, [&](html::Node n, const Place& at) {
+    if (!n.is_element() || at.skipped) return;
+    for (std::string_view name : html::AttributeNames(n)) {
+      if (!IsSourceAttribute(name) || (at.in_head && !IsHeadSource(n, name))) continue;
+      std::string text = rule::AttributeSourceText(n, name, base);
+      if (text.empty()) continue;
+      Site s = MakeSite(n, at.key + "@" + std::string(name),
+                        {ValueSource::kAttribute, std::string(name), "", std::move(text)});
+      s.url = rule::IsUrlAttribute(n, name);
+      out.push_back(std::move(s));
+    }
+  });
+  return out;
+}
+
+std::vector<Site> JsonLdSites(const html::Page& page) {
+  std::vector<Site> out;
+  Walk(page, [&](html::Node n, const Place& at) {
+    if (!rule::IsJsonLdScript(n)) return;
+    absl::StatusOr<std::vector<rule::JsonLeaf>> leaves = rule::JsonLeaves(n.RawText());
+    if (!leaves.ok()) return;  // not JSON: no value there
+    for (rule::JsonLeaf& leaf : *leaves) {
+      std::string text = html::NormalizeSpace(leaf.value);
+      if (text.empty()) continue;
+      out.push_back(MakeSite(n, at.key + "$" + leaf.path,
+                             {ValueSource::kJsonLd, "", leaf.path, std::move(text)}));
+    }
+  });
+  return out;
+}
+
+std::vector<Site> SitesOf(ValueSource source, const html::Page& page) {
+  switch (source) {
+    case ValueSource::kText:
+      return TextSites(page);
+    case ValueSource::kElement:
+      return ElementSites(page);
+    case ValueSource::kAttribute:
+      return AttributeSites(page);
+    case ValueSource::kJsonLd:
+      return JsonLdSites(page);
+  }
+  return {};
+}
+
+// The sites of one page holding each of its annotation's values.
+struct PageHits {
+  std::vector<Site> sites;
+  std::vector<std::vector<size_t>> hits;  // per value: indices into sites
+};
+
+// Drops hits that are ancestors of other hits: an element value resolves to
+// the smallest elements holding it.
+void KeepSmallest(const std::vector<Site>& sites, std::vector<size_t>* hits) {
+  std::unordered_set<const void*> hit_nodes;
+  for (size_t i : *hits) hit_nodes.insert(sites[i].node.raw());
+  std::unordered_set<const void*> containers;
+  for (size_t i : *hits) {
+    for (html::Node p = sites[i].node.parent(); p; p = p.parent()) {
+      if (hit_nodes.count(p.raw()) > 0) containers.insert(p.raw());
+    }
+  }
+  std::erase_if(*hits, [&](size_t i) { return containers.count(sites[i].node.raw()) > 0; });
+}
+
+PageHits FindValues(ValueSource source, const ValueAnnotation& annotation) {
+  PageHits out;
+  out.sites = SitesOf(source, *annotation.page);
+  const bool whole = source == ValueSource::kAttribute || source == ValueSource::kJsonLd;
+  const std::string base = source == ValueSource::kAttribute ? rule::PageBaseUrl(*annotation.page) : "";
+  for (const std::string& value : annotation.values) {
+    const std::string v = html::FoldText(value);
+    const std::string v_url = source == ValueSource::kAttribute ? html::FoldText(rule::NormalizeAnnotatedUrl(value, base)) : "";
+    std::vector<size_t> hits;
+    for (size_t i = 0; i < out.sites.size() && !v.empty(); ++i) {
+      const Site& s = out.sites[i];
+      const bool match = whole ? s.folded == v || (s.url && s.folded == v_url) : s.folded.find(v) != std::string::npos;
+      if (match) hits.push_back(i);
+    }
+    if (source == ValueSource::kElement) KeepSmallest(out.sites, &hits);
+    out.hits.push_back(std::move(hits));
   }
   return out;
 }
 
+size_t CountFound(const std::vector<PageHits>& pages) {
+  size_t n = 0;
+  for (const PageHits& p : pages) {
+    for (const std::vector<size_t>& h : p.hits) n += !h.empty();
+  }
+  return n;
+}
+
+// The source used for every value (see annotation.h) and its hits.
+std::pair<ValueSource, std::vector<PageHits>> ChooseSource(const std::vector<ValueAnnotation>& annotations) {
+  size_t total = 0;
+  for (const ValueAnnotation& a : annotations) total += a.values.size();
+  std::vector<PageHits> best;
+  ValueSource best_source = ValueSource::kText;
+  size_t best_found = 0;
+  for (ValueSource source : {ValueSource::kText, ValueSource::kElement, ValueSource::kAttribute}) {
+    std::vector<PageHits> pages;
+    for (const ValueAnnotation& a : annotations) pages.push_back(FindValues(source, a));
+    const size_t found = CountFound(pages);
+    if (best.empty() || found > best_found) {
+      best = std::move(pages);
+      best_source = source;
+      best_found = found;
+    }
+    if (best_found == total) return {best_source, std::move(best)};
+  }
+  if (best_found > 0) return {best_source, std::move(best)};
+  std::vector<PageHits> json;
+  for (const ValueAnnotation& a : annotations) json.push_back(FindValues(ValueSource::kJsonLd, a));
+  if (CountFound(json) > 0) return {ValueSource::kJsonLd, std::move(json)};
+  return {best_source, std::move(best)};
+}
+
 }  // namespace
 
+const char* ValueSourceName(ValueSource source) {
+  switch (source) {
+    case ValueSource::kText:
+      return "text";
+    case ValueSource::kElement:
+      return "element";
+    case ValueSource::kAttribute:
+      return "attribute";
+    case ValueSource::kJsonLd:
+      return "json_ld";
+  }
+  return "unknown";
+}
+
 std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>& annotations) {
-  // Occurrences per annotation and value: indices into that page's nodes.
-  std::vector<std::vector<TextNode>> nodes(annotations.size());
-  std::vector<std::vector<std::vector<size_t>>> found(annotations.size());
+  auto [source, pages] = ChooseSource(annotations);
+  // Occurrence counts per key over all annotations.
   std::map<std::string, std::set<size_t>> pages_of_key;
   std::map<std::string, std::set<size_t>> exact_pages_of_key;  // whole text = value
   std::map<std::string, std::set<std::pair<size_t, size_t>>> values_of_key;  // (annotation, value)
   for (size_t a = 0; a < annotations.size(); ++a) {
-    nodes[a] = TextNodes(*annotations[a].page);
-    for (const std::string& value : annotations[a].values) {
-      const std::string v = html::FoldText(value);
-      std::vector<size_t> hits;
-      for (size_t i = 0; i < nodes[a].size() && !v.empty(); ++i) {
-        if (nodes[a][i].folded.find(v) != std::string::npos) {
-          hits.push_back(i);
-          pages_of_key[nodes[a][i].key].insert(a);
-          values_of_key[nodes[a][i].key].emplace(a, found[a].size());
-          if (nodes[a][i].folded == v) exact_pages_of_key[nodes[a][i].key].insert(a);
-        }
+    for (size_t v = 0; v < annotations[a].values.size(); ++v) {
+      const std::string folded = html::FoldText(annotations[a].values[v]);
+      for (size_t i : pages[a].hits[v]) {
+        const Site& s = pages[a].sites[i];
+        pages_of_key[s.key].insert(a);
+        values_of_key[s.key].emplace(a, v);
+        if (s.folded == folded) exact_pages_of_key[s.key].insert(a);
       }
-      found[a].push_back(std::move(hits));
     }
   }
-  // Text nodes per key holding a value, over the annotated pages: a list's
+  // Sites per key holding a value, over the annotated pages: a list's
   // structure (related products, say) holds many, an attribute's few.
   std::map<std::string, size_t> nodes_of_key;
-  for (const std::vector<TextNode>& page_nodes : nodes) {
-    for (const TextNode& t : page_nodes) {
-      if (pages_of_key.count(t.key) > 0) ++nodes_of_key[t.key];
+  for (const PageHits& p : pages) {
+    for (const Site& s : p.sites) {
+      if (pages_of_key.count(s.key) > 0) ++nodes_of_key[s.key];
     }
   }
   std::vector<ResolvedAnnotation> out;
   for (size_t a = 0; a < annotations.size(); ++a) {
     ResolvedAnnotation r;
     r.page = annotations[a].page;
+    r.source = source;
+    const std::vector<Site>& sites = pages[a].sites;
     for (size_t v = 0; v < annotations[a].values.size(); ++v) {
-      const std::vector<size_t>& hits = found[a][v];
+      const std::vector<size_t>& hits = pages[a].hits[v];
       r.occurrences.push_back(hits.size());
       if (hits.empty()) {
         r.not_found.push_back(annotations[a].values[v]);
@@ -118,19 +303,20 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
       // Ties are broken by the key itself, never by position on the page,
       // so that every page picks the same structure when it can.
       const auto rank = [&](size_t i) {
-        const TextNode& t = nodes[a][i];
+        const Site& t = sites[i];
         return std::make_tuple(-static_cast<long>(pages_of_key[t.key].size()),
                                -static_cast<long>(values_of_key[t.key].size()),
                                -static_cast<long>(exact_pages_of_key[t.key].size()), nodes_of_key[t.key],
-                               std::cref(t.key),
-                               t.folded != folded_value, t.folded.size(), i);
+                               std::cref(t.key), t.folded != folded_value, t.folded.size(), i);
       };
       const size_t best = *std::min_element(hits.begin(), hits.end(),
                                             [&](size_t x, size_t y) { return rank(x) < rank(y); });
-      r.nodes.push_back(nodes[a][best].node);
+      r.nodes.push_back(sites[best].node);
+      r.locations.push_back(sites[best].location);
       for (size_t i : hits) {
-        if (i != best && nodes[a][i].key == nodes[a][best].key && nodes[a][i].folded == nodes[a][best].folded) {
-          r.repeats.push_back(nodes[a][i].node);
+        if (!(sites[i].node == sites[best].node) && sites[i].key == sites[best].key &&
+            sites[i].folded == sites[best].folded) {
+          r.repeats.push_back(sites[i].node);
         }
       }
     }

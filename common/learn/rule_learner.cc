@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/html/rendered_text.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/learn/annotation.h"
@@ -76,6 +77,11 @@ struct Positives {
   std::vector<std::string> not_found;     // "URL: value"
   std::vector<std::string> empty_xpath;   // URLs
   size_t count = 0;
+  // How the value annotations' nodes hold their values (annotation.h): the
+  // rule reads the one attribute or JSON path they name.
+  ValueSource source = ValueSource::kText;
+  std::set<std::string> value_attributes;
+  std::set<std::string> json_paths;
 };
 
 void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
@@ -97,11 +103,15 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
       for (html::Node n : resolved[i].repeats) pos->nodes[p].push_back(n);
     }
     std::vector<std::string>& expected = pos->expected[p];
+    pos->source = resolved[i].source;
     for (size_t k = 0; k < resolved[i].nodes.size(); ++k) {
       const html::Node n = resolved[i].nodes[k];
+      const ValueLocation& at = resolved[i].locations[k];
       if (std::find(pos->nodes[p].begin(), pos->nodes[p].end(), n) == pos->nodes[p].end()) pos->nodes[p].push_back(n);
       expected.push_back(html::FoldText(values[i].values[k]));
-      pos->range_examples.push_back({n.Text(), values[i].values[k]});
+      pos->range_examples.push_back({at.text, values[i].values[k]});
+      if (at.source == ValueSource::kAttribute) pos->value_attributes.insert(at.attribute);
+      if (at.source == ValueSource::kJsonLd) pos->json_paths.insert(at.json_path);
     }
   }
 }
@@ -344,6 +354,80 @@ v1::AttributeRule Alternative(const v1::AttributeRule& rule, const std::vector<r
   return alt;
 }
 
+// What the rule reads from its nodes (value_attribute, json_path) for the
+// value annotations' nodes; InvalidArgument when they hold their values in
+// different attributes or JSON paths (one rule reads one).
+absl::StatusOr<v1::AttributeRule> ValueReader(const Positives& pos) {
+  v1::AttributeRule reader;
+  if (pos.value_attributes.size() > 1 || pos.json_paths.size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the annotated values sit in different ", pos.json_paths.size() > 1 ? "JSON-LD paths" : "attributes", " (",
+        absl::StrJoin(pos.json_paths.size() > 1 ? pos.json_paths : pos.value_attributes, ", "),
+        ") on different pages; one rule reads one"));
+  }
+  if (!pos.value_attributes.empty()) reader.set_value_attribute(*pos.value_attributes.begin());
+  if (!pos.json_paths.empty()) reader.set_json_path(*pos.json_paths.begin());
+  return reader;
+}
+
+// XPathLearnOptions::value_filter for a rule reading its values as `reader`
+// does: a node can hold a value when it gives one (the type's regex finds
+// one in the text it offers). Null for text nodes of an untyped attribute:
+// every node can.
+std::function<bool(const html::Page&, html::Node)> ValueFilter(const AttributeContext& c,
+                                                              const v1::AttributeRule& reader) {
+  if (c.schema.ValueRegex(c.index) == nullptr && reader.value_attribute().empty() && reader.json_path().empty()) {
+    return [](const html::Page&, html::Node n) { return !n.is_element() || !html::RenderedLines(n).empty(); };
+  }
+  return [&c, reader](const html::Page& page, html::Node n) {
+    return !rule::NodeValues(page, n, reader, c.schema, c.index).empty();
+  };
+}
+
+// A value found only in JSON-LD: the rule reads `reader`'s json_path from
+// every JSON-LD script of the page (the first that has it, for a
+// single-valued attribute); no XPath is learnt, the scripts are the nodes.
+AttributeDiagnostic LearnFromJsonLd(const AttributeContext& c, const Positives& pos, const v1::AttributeRule& reader,
+                                    const std::vector<ExamplePage>& pages, v1::AttributeRule* rule,
+                                    AttributeDiagnostic d) {
+  rule->set_attribute(c.attr.name());
+  rule->set_method(v1::AttributeRule::XPATH);
+  rule->set_xpath("//script[contains(@type,'ld+json')]");
+  rule->set_multi_valued(c.attr.multi_valued());
+  rule->set_json_path(reader.json_path());
+  rule->set_precision(1);
+  size_t unannotated = 0, supported = 0;
+  absl::StatusOr<html::XPath> x = html::XPath::Compile(rule->xpath());
+  if (!x.ok()) {
+    d.code = DiagnosticCode::kNoRecallOneXPath;
+    d.message = std::string(x.status().message());
+    return d;
+  }
+  for (const ExamplePage& p : pages) {
+    if (p.annotated) continue;
+    ++unannotated;
+    for (html::Node n : Candidates(*x, *p.page)) {
+      if (!rule::NodeValues(*p.page, n, *rule, c.schema, c.index).empty()) {
+        ++supported;
+        break;
+      }
+    }
+  }
+  rule->set_support(unannotated ? static_cast<double>(supported) / unannotated : 1.0);
+  std::string message;
+  const DiagnosticCode values = SelectValues(c, pos, rule, &message);
+  d.code = values;
+  if (values != DiagnosticCode::kLearnt) {
+    d.message = message;
+    return d;
+  }
+  d.learnt = true;
+  d.message = absl::StrCat("the values are found only in JSON-LD: XPath ", rule->xpath(), " reads \"",
+                           rule->json_path(), "\" (support ", rule->support(), ")");
+  for (const std::string& nf : pos.not_found) d.pages.push_back(nf);
+  return d;
+}
+
 AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<const AttributeAnnotation*>& anns,
                                    v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
   AttributeDiagnostic d;
@@ -356,11 +440,16 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   if (pos.count == 0) return NoPositives(pos, std::move(d));
   std::vector<ExamplePage> pages;
   for (size_t p = 0; p < c.input.pages.size(); ++p) pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p]});
+  absl::StatusOr<v1::AttributeRule> reader = ValueReader(pos);
+  if (!reader.ok()) {
+    d.code = DiagnosticCode::kValueMismatch;
+    d.message = std::string(reader.status().message());
+    return d;
+  }
+  if (pos.source == ValueSource::kJsonLd) return LearnFromJsonLd(c, pos, *reader, pages, rule, std::move(d));
   XPathLearnOptions xo = c.options.xpath;
   xo.multi_valued = c.attr.multi_valued();
-  if (c.schema.ValueRegex(c.index) != nullptr) {
-    xo.value_filter = [&c](html::Node n) { return c.schema.SelectValue(c.index, n.Text()).has_value(); };
-  }
+  xo.value_filter = ValueFilter(c, *reader);
   absl::StatusOr<LearnedXPath> learned = LearnXPath(pages, xo);
   if (!learned.ok()) {
     d.code = DiagnosticCode::kNoRecallOneXPath;
@@ -376,6 +465,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   rule->set_precision(learned->precision);
   rule->set_support(learned->support);
   rule->set_distance(learned->distance);
+  rule->set_value_attribute(reader->value_attribute());
   bool text_nodes = false;
   for (const auto& n : pos.nodes) text_nodes |= !n.empty() && n[0].is_text();
   rule->set_text_nodes(text_nodes);
@@ -416,6 +506,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   }
   if (d.message.empty()) {
     d.message = absl::StrCat(code == DiagnosticCode::kLearntClassifier ? "rXPath " : "XPath ", rule->xpath(),
+                             rule->value_attribute().empty() ? "" : " @" + rule->value_attribute(),
                              " (precision ", rule->precision(), ", support ", rule->support(), ")");
   }
   for (const std::string& nf : pos.not_found) d.pages.push_back(nf);

@@ -221,8 +221,10 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   u.positive.assign(u.words, 0);
   u.annotated.assign(u.words, 0);
   u.valid.assign(u.words, 0);
-  for (size_t i = 0; i < u.candidates.size(); ++i) {
-    if (!options.value_filter || options.value_filter(u.candidates[i].node())) Set(&u.valid, i);
+  for (size_t p = 0; p < pages.size(); ++p) {
+    for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
+      if (!options.value_filter || options.value_filter(*pages[p].page, u.candidates[i].node())) Set(&u.valid, i);
+    }
   }
   for (size_t p = 0; p < pages.size(); ++p) {
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {

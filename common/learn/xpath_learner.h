@@ -54,11 +54,12 @@ struct XPathLearnOptions {
   bool multi_valued = false;
   // Runner-up precise feature sets kept (see LearnedXPath::alternatives).
   size_t max_alternatives = 3;
-  // Whether a node's text can hold a value (a typed attribute's regex finds
-  // one). On unannotated pages only such nodes count: for support (a rule
+  // Whether a node of a page can hold a value (a typed attribute's regex
+  // finds one in its text, an element has the attribute the rule reads).
+  // On unannotated pages only such nodes count: for support (a rule
   // anchored where the value is absent selects a node that holds none) and
   // for ambiguity. Null: every node can.
-  std::function<bool(html::Node)> value_filter;
+  std::function<bool(const html::Page&, html::Node)> value_filter;
 };
 
 struct LearnedXPath {

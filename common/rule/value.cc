@@ -1,7 +1,11 @@
 #include "common/rule/value.h"
 
+#include "absl/strings/str_join.h"
+#include "common/html/rendered_text.h"
 #include "common/html/text.h"
+#include "common/rule/json_ld.h"
 #include "common/rule/text_range.h"
+#include "common/rule/url.h"
 
 namespace vertex::rule {
 namespace {
@@ -22,11 +26,23 @@ bool IsValueCandidate(html::Node node) {
 }
 
 std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule) {
-  (void)page;
-  (void)rule;
   std::vector<std::string> out;
-  std::string text = node.Text();
-  if (!text.empty()) out.push_back(std::move(text));
+  if (!rule.json_path().empty()) {
+    if (!IsJsonLdScript(node)) return out;
+    for (std::string& v : JsonValuesAt(node.RawText(), rule.json_path())) {
+      std::string text = html::NormalizeSpace(v);
+      if (!text.empty()) out.push_back(std::move(text));
+    }
+    return out;
+  }
+  if (!rule.value_attribute().empty()) {
+    std::string text = AttributeSourceText(node, rule.value_attribute(),
+                                           IsUrlAttribute(node, rule.value_attribute()) ? PageBaseUrl(page) : "");
+    if (!text.empty()) out.push_back(std::move(text));
+    return out;
+  }
+  const std::vector<std::string> lines = html::RenderedLines(node);
+  if (!lines.empty()) out.push_back(absl::StrJoin(lines, "\n"));
   return out;
 }
 

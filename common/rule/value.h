@@ -22,8 +22,20 @@ namespace vertex::rule {
 bool IsValueCandidate(html::Node node);
 
 // The texts `node` (a node of `page`) offers under `rule`, before any range,
-// split or regex: the source of its values. Today: the node's
-// whitespace-normalised text. Empty when the node offers none.
+// split or regex: the source of its values. Empty when the node offers none.
+//  - rule.json_path set: `node` must be a <script type=application/ld+json>;
+//    one text per JSON value at that path (json_ld.h), whitespace
+//    normalised; nothing when the script is not valid JSON.
+//  - rule.value_attribute set: the attribute's value, whitespace normalised;
+//    a srcset gives its first candidate's URL, and a URL attribute (href,
+//    src, ...; url.h IsUrlAttribute) is resolved against the page's URL and
+//    <base href> (AttributeSourceText).
+//  - else the node's rendered text (html::RenderedLines): a text node's
+//    whitespace-normalised text, or an element's lines — <br> and block
+//    boundaries break lines — each whitespace-normalised, empty lines
+//    dropped, joined by "\n". A text holds "\n" only there: TextValues counts
+//    it as a space for ranges and regexes, and a ValueSplit separator "\n"
+//    cuts at it.
 std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule);
 
 // The values `rule` takes from one source text, in order:

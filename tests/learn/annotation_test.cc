@@ -92,5 +92,129 @@ TEST(AnnotationTest, MultipleValuesAndValuesNotFound) {
   EXPECT_EQ(r[0].occurrences, (std::vector<size_t>{2, 1, 0}));
 }
 
+struct SourceCase {
+  const char* name;
+  const char* html;  // inside <body> unless it starts with "<html"
+  std::vector<std::string> values;
+  ValueSource source;
+  const char* tag;  // of the chosen node (its parent's for a text node)
+  const char* attribute;
+  const char* json_path;
+  const char* text;  // ValueLocation::text of the first value
+};
+
+// One row per source a value can be found in, and the order among them.
+TEST(AnnotationTest, ValuesResolveInTheirSource) {
+  const std::vector<SourceCase> cases = {
+      {"text node", "<h1>Walnut Desk</h1><a href='/walnut-desk' title='Walnut Desk'>x</a>", {"walnut desk"},
+       ValueSource::kText, "h1", "", "", "Walnut Desk"},
+      {"inline markup", "<h1 class=t>The <em>Great</em> Gatsby</h1>", {"The Great Gatsby"}, ValueSource::kElement,
+       "h1", "", "", "The Great Gatsby"},
+      {"<br> address", "<div><p class=addr>12 Main St<br>Springfield</p></div>", {"12 Main St Springfield"},
+       ValueSource::kElement, "p", "", "", "12 Main St\nSpringfield"},
+      {"td with markup", "<table><tr><td>Price: <b>$80</b> each</td></tr></table>", {"Price: $80 each"},
+       ValueSource::kElement, "td", "", "", "Price: $80 each"},
+      {"relative href, annotated resolved", "<a class=more href='../p/7'>Details</a>", {"http://shop.test/p/7"},
+       ValueSource::kAttribute, "a", "href", "", "http://shop.test/p/7"},
+      {"relative href, annotated as written", "<a class=more href='../p/7'>Details</a>", {"/p/7"},
+       ValueSource::kAttribute, "a", "href", "", "http://shop.test/p/7"},
+      {"href against <base>",
+       "<html><head><base href='http://static.test/s/'></head><body><a href='x/1'>Go</a></body></html>",
+       {"http://static.test/s/x/1"}, ValueSource::kAttribute, "a", "href", "", "http://static.test/s/x/1"},
+      {"img srcset", "<img srcset='/a-1x.jpg 1x, /a-2x.jpg 2x'>", {"http://shop.test/a-1x.jpg"},
+       ValueSource::kAttribute, "img", "srcset", "", "http://shop.test/a-1x.jpg"},
+      {"time datetime", "<p>Listed <time datetime='2026-03-01'>March 1</time></p>", {"2026-03-01"},
+       ValueSource::kAttribute, "time", "datetime", "", "2026-03-01"},
+      {"data-*", "<button data-sku='SKU-2231'>Add to cart</button>", {"sku-2231"}, ValueSource::kAttribute,
+       "button", "data-sku", "", "SKU-2231"},
+      {"meta og:title in <head>",
+       "<html><head><title>Walnut Desk</title><meta property='og:title' content='Walnut Desk'></head>"
+       "<body><p>Desk</p></body></html>",
+       {"Walnut Desk"}, ValueSource::kAttribute, "meta", "content", "", "Walnut Desk"},
+      {"link rel=canonical in <head>",
+       "<html><head><link rel='canonical' href='/item/9'><link rel='stylesheet' href='/item/9'></head>"
+       "<body><p>x</p></body></html>",
+       {"http://shop.test/item/9"}, ValueSource::kAttribute, "link", "href", "", "http://shop.test/item/9"},
+      {"JSON-LD, found nowhere else",
+       "<p>Desk</p><script type='application/ld+json'>{\"offers\": {\"price\": \"19.99\"}}</script>", {"19.99"},
+       ValueSource::kJsonLd, "script", "", "offers.price", "19.99"},
+  };
+  html::Parser parser;
+  for (const SourceCase& c : cases) {
+    std::string doc = c.html;
+    if (doc.rfind("<html", 0) != 0) doc = "<html><body>" + doc + "</body></html>";
+    html::Page page = parser.Parse(doc, "http://shop.test/item/101").value();
+    const std::vector<ResolvedAnnotation> r = ResolveValues({{&page, c.values}});
+    ASSERT_EQ(r.size(), 1u) << c.name;
+    ASSERT_TRUE(r[0].not_found.empty()) << c.name;
+    ASSERT_EQ(r[0].nodes.size(), c.values.size()) << c.name;
+    ASSERT_EQ(r[0].locations.size(), c.values.size()) << c.name;
+    EXPECT_EQ(ValueSourceName(r[0].source), std::string(ValueSourceName(c.source))) << c.name;
+    const html::Node n = r[0].nodes[0];
+    EXPECT_EQ(n.is_text() ? n.parent().tag() : n.tag(), c.tag) << c.name;
+    EXPECT_EQ(r[0].locations[0].attribute, c.attribute) << c.name;
+    EXPECT_EQ(r[0].locations[0].json_path, c.json_path) << c.name;
+    EXPECT_EQ(r[0].locations[0].text, c.text) << c.name;
+  }
+}
+
+// What is not a source: <head>'s other text and attributes, scripts'
+// attributes, attributes outside the list, JSON that does not parse, and
+// attribute values that only contain the value.
+TEST(AnnotationTest, WhatIsNotASource) {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"<html><head><title>Walnut Desk</title></head><body><p>x</p></body></html>", "Walnut Desk"},
+      {"<html><head><link rel=stylesheet href='/s.css'></head><body><p>x</p></body></html>", "/s.css"},
+      {"<html><head><meta name=description content=x></head><body><p>x</p></body></html>", "description"},
+      {"<p>x</p><script src='/app.js'></script>", "/app.js"},
+      {"<p class='walnut-desk' id=walnut>x</p>", "walnut"},
+      {"<a title='Buy the Walnut Desk now'>x</a>", "Walnut Desk"},
+      {"<p>x</p><script type='application/ld+json'>{\"price\": \"19.99\",}</script>", "19.99"},
+      {"<p>x</p><script type='text/javascript'>{\"price\": \"19.99\"}</script>", "19.99"},
+  };
+  html::Parser parser;
+  for (const auto& [doc, value] : cases) {
+    const std::string full = std::string(doc).rfind("<html", 0) == 0 ? doc : "<html><body>" + std::string(doc) + "</body></html>";
+    html::Page page = parser.Parse(full, "http://shop.test/item/101").value();
+    const std::vector<ResolvedAnnotation> r = ResolveValues({{&page, {value}}});
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].not_found, std::vector<std::string>{value}) << doc;
+    EXPECT_TRUE(r[0].nodes.empty()) << doc;
+  }
+}
+
+// One rule reads one kind of node: the source that finds the most values
+// over all annotated pages is used for all of them, the earlier on a tie.
+TEST(AnnotationTest, OneSourceForAllPages) {
+  html::Parser parser;
+  std::vector<html::Page> pages;
+  // "Emma" is one text node; "Moby Dick" needs the element: both resolve to
+  // the h1 element.
+  pages.push_back(parser.Parse("<html><body><h1 class=t>Emma</h1></body></html>", "http://s.test/1").value());
+  pages.push_back(parser.Parse("<html><body><h1 class=t>Moby <em>Dick</em></h1></body></html>", "http://s.test/2").value());
+  const std::vector<ResolvedAnnotation> r = ResolveValues({{&pages[0], {"Emma"}}, {&pages[1], {"Moby Dick"}}});
+  ASSERT_EQ(r.size(), 2u);
+  for (const ResolvedAnnotation& a : r) {
+    ASSERT_EQ(a.nodes.size(), 1u);
+    EXPECT_EQ(a.source, ValueSource::kElement);
+    EXPECT_EQ(a.nodes[0].tag(), "h1");
+  }
+  // The same structure voted across pages for attributes: the nav link's
+  // href equals the value on one page only.
+  std::vector<html::Page> links;
+  links.push_back(parser.Parse("<html><body><a class=nav href='/p/1'>Home</a><a class=more href='/p/1'>x</a></body></html>",
+                               "http://s.test/a").value());
+  links.push_back(parser.Parse("<html><body><a class=nav href='/'>Home</a><a class=more href='/p/2'>x</a></body></html>",
+                               "http://s.test/b").value());
+  const std::vector<ResolvedAnnotation> l =
+      ResolveValues({{&links[0], {"http://s.test/p/1"}}, {&links[1], {"http://s.test/p/2"}}});
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l[0].occurrences[0], 2u);
+  for (const ResolvedAnnotation& a : l) {
+    ASSERT_EQ(a.nodes.size(), 1u);
+    EXPECT_EQ(a.nodes[0].attribute("class"), "more");
+  }
+}
+
 }  // namespace
 }  // namespace vertex::learn
