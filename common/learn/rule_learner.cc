@@ -381,15 +381,18 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
   if (pos.sites.empty()) return CheckValues(c, pos, *rule, message);
   std::vector<RangeExample> examples;
   const DiagnosticCode shape = LearnListShape(c, SiteLists(c, pos, *rule), rule, &examples, message);
-  if (shape != DiagnosticCode::kLearnt) return shape;
   absl::StatusOr<std::vector<std::optional<v1::TextRange>>> candidates =
-      RangeCandidates(examples, c.schema.ValueRegex(c.index) != nullptr);
+      absl::FailedPreconditionError("no range learnt");
+  if (shape == DiagnosticCode::kLearnt) {
+    candidates = RangeCandidates(examples, c.schema.ValueRegex(c.index) != nullptr);
+    if (!candidates.ok()) *message = std::string(candidates.status().message());
+  }
   if (!candidates.ok()) {  // still, the whole text (or the regex alone) may give the values
     rule->clear_range();
+    rule->clear_split();
     std::string unused;
     if (CheckValues(c, pos, *rule, &unused) == DiagnosticCode::kLearnt) return DiagnosticCode::kLearnt;
-    *message = std::string(candidates.status().message());
-    return DiagnosticCode::kRangeInconsistent;
+    return shape == DiagnosticCode::kLearnt ? DiagnosticCode::kRangeInconsistent : shape;
   }
   std::string first_mismatch;
   for (const std::optional<v1::TextRange>& range : *candidates) {
