@@ -89,7 +89,7 @@ std::optional<std::string> ApplyTextRange(const v1::TextRange& range, std::strin
   const int n = static_cast<int>(units.size());
   int first = range.skip_start();
   int last = n - range.skip_end();  // exclusive
-  if (range.skip_start() < 0 || range.skip_end() < 0 || range.length() < 0 || first >= last) return std::nullopt;
+  if (range.skip_start() < 0 || range.skip_end() < 0 || first >= last) return std::nullopt;
   if (range.length() > 0) {
     if (last - first < range.length()) return std::nullopt;
     if (range.anchor_end()) {
