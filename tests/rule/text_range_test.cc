@@ -41,6 +41,7 @@ TEST(ApplyTextRange, Table) {
       {"words: nothing left between", Range(1, 1, 0, false), "a b", std::nullopt},
       {"words: length longer than the text", Range(0, 0, 3, false), "a b", std::nullopt},
       {"words: negative skip", Range(-1, 0, 0, false), "a b", std::nullopt},
+      {"words: a negative length is no length", Range(1, 0, -2, false), "a b c", "b c"},
       {"words: a line break is a word boundary and is kept", Range(1, 0, 0, false), "By:\nAnn Lee\nBo Chen",
        "Ann Lee\nBo Chen"},
       {"characters: currency and suffix", Chars(1, 10, 0, false), "£340.00 (inc VAT)", "340.00"},
