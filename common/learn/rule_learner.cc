@@ -14,6 +14,7 @@
 #include "common/learn/annotation.h"
 #include "common/rule/feature_selector.h"
 #include "common/learn/range_learner.h"
+#include "common/learn/split_learner.h"
 #include "common/rule/text_range.h"
 #include "common/rule/value.h"
 
@@ -67,13 +68,22 @@ absl::Status ValidateAnnotations(const schema::CompiledSchema& schema, const Rul
   return absl::OkStatus();
 }
 
+struct ValueSite {
+  size_t page = 0;
+  html::Node node;
+  std::vector<std::string> values;
+};
+
 // The annotated nodes of one attribute, page by page.
 struct Positives {
   std::vector<bool> annotated;
   std::vector<std::vector<html::Node>> nodes;
   // Pages annotated with values: the folded values expected there.
   std::map<size_t, std::vector<std::string>> expected;
-  std::vector<RangeExample> range_examples;
+  // Where each annotated value sits: the node that holds it (several values
+  // of a list may share one) and the values it holds, for learning the
+  // range and the split.
+  std::vector<ValueSite> sites;
   std::vector<std::string> not_found;     // "URL: value"
   std::vector<std::string> empty_xpath;   // URLs
   size_t count = 0;
@@ -83,6 +93,13 @@ struct Positives {
   std::set<std::string> value_attributes;
   std::set<std::string> json_paths;
 };
+
+void AddToSite(size_t page, html::Node node, const std::string& value, std::vector<ValueSite>* sites) {
+  auto it = std::find_if(sites->begin(), sites->end(),
+                         [&](const ValueSite& s) { return s.page == page && s.node == node; });
+  if (it == sites->end()) it = sites->insert(sites->end(), ValueSite{page, node, {}});
+  it->values.push_back(value);
+}
 
 void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
                          bool multi_valued, Positives* pos) {
@@ -109,9 +126,9 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
       const ValueLocation& at = resolved[i].locations[k];
       if (std::find(pos->nodes[p].begin(), pos->nodes[p].end(), n) == pos->nodes[p].end()) pos->nodes[p].push_back(n);
       expected.push_back(html::FoldText(values[i].values[k]));
-      pos->range_examples.push_back({at.text, values[i].values[k]});
       if (at.source == ValueSource::kAttribute) pos->value_attributes.insert(at.attribute);
       if (at.source == ValueSource::kJsonLd) pos->json_paths.insert(at.json_path);
+      AddToSite(p, n, values[i].values[k], &pos->sites);
     }
   }
 }
@@ -297,21 +314,14 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
   return DiagnosticCode::kLearntClassifier;
 }
 
-// Range and regex: the rule must give back every annotated value.
-DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1::AttributeRule* rule,
-                            std::string* message) {
-  if (!pos.range_examples.empty()) {
-    absl::StatusOr<std::optional<v1::TextRange>> range = LearnTextRange(pos.range_examples);
-    if (range.ok() && range->has_value()) *rule->mutable_range() = **range;
-    if (!range.ok() && c.schema.ValueRegex(c.index) == nullptr) {
-      *message = std::string(range.status().message());
-      return DiagnosticCode::kRangeInconsistent;
-    }
-  }
+// kLearnt when `rule` gives back every annotated value, else
+// kValueMismatch with the first page where it does not.
+DiagnosticCode CheckValues(const AttributeContext& c, const Positives& pos, const v1::AttributeRule& rule,
+                           std::string* message) {
   for (const auto& [p, expected] : pos.expected) {
     std::vector<std::string> got;
     for (html::Node n : pos.nodes[p]) {
-      const std::vector<std::string> v = rule::NodeValues(*c.input.pages[p], n, *rule, c.schema, c.index);
+      const std::vector<std::string> v = rule::NodeValues(*c.input.pages[p], n, rule, c.schema, c.index);
       if (v.empty()) got.push_back("<none>");
       for (const std::string& value : v) got.push_back(html::FoldText(value));
     }
@@ -329,6 +339,84 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
     }
   }
   return DiagnosticCode::kLearnt;
+}
+
+// Each value site as a list: the source text of its node (under `rule`)
+// that holds its values — the first that holds them all, else the first.
+std::vector<ListExample> SiteLists(const AttributeContext& c, const Positives& pos, const v1::AttributeRule& rule) {
+  std::vector<ListExample> out;
+  for (const ValueSite& site : pos.sites) {
+    const std::vector<std::string> texts = rule::SourceTexts(*c.input.pages[site.page], site.node, rule);
+    const auto holds_all = [&site](const std::string& text) {
+      const std::string folded = html::FoldText(text);
+      return std::all_of(site.values.begin(), site.values.end(),
+                         [&](const std::string& v) { return folded.find(html::FoldText(v)) != std::string::npos; });
+    };
+    auto it = std::find_if(texts.begin(), texts.end(), holds_all);
+    if (it == texts.end()) it = texts.begin();
+    out.push_back({it == texts.end() ? std::string() : *it, site.values});
+  }
+  return out;
+}
+
+// The split (multi-valued attributes whose values share a text) and the
+// range examples: one per list, its stretch from first to last value.
+DiagnosticCode LearnListShape(const AttributeContext& c, const std::vector<ListExample>& lists,
+                              v1::AttributeRule* rule, std::vector<RangeExample>* examples, std::string* message) {
+  if (c.attr.multi_valued()) {
+    absl::StatusOr<std::optional<v1::ValueSplit>> split = LearnSplit(lists);
+    if (!split.ok()) {
+      *message = absl::StrCat("split: ", split.status().message());
+      return split.status().code() == absl::StatusCode::kFailedPrecondition ? DiagnosticCode::kValueMismatch
+                                                                             : DiagnosticCode::kRangeInconsistent;
+    }
+    if (split->has_value()) *rule->mutable_split() = **split;
+  }
+  for (const ListExample& list : lists) {
+    absl::StatusOr<RangeExample> span = ListSpan(list);
+    if (!span.ok()) {
+      *message = std::string(span.status().message());
+      return DiagnosticCode::kRangeInconsistent;
+    }
+    examples->push_back(*std::move(span));
+  }
+  return DiagnosticCode::kLearnt;
+}
+
+// Split, range and regex: the rule must give back every annotated value.
+// The first range candidate (range_learner.h RangeCandidates) with which it
+// does is kept.
+DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1::AttributeRule* rule,
+                            std::string* message) {
+  if (pos.sites.empty()) return CheckValues(c, pos, *rule, message);
+  std::vector<RangeExample> examples;
+  const DiagnosticCode shape = LearnListShape(c, SiteLists(c, pos, *rule), rule, &examples, message);
+  absl::StatusOr<std::vector<std::optional<v1::TextRange>>> candidates =
+      absl::FailedPreconditionError("no range learnt");
+  if (shape == DiagnosticCode::kLearnt) {
+    candidates = RangeCandidates(examples, c.schema.ValueRegex(c.index) != nullptr);
+    if (!candidates.ok()) *message = std::string(candidates.status().message());
+  }
+  if (!candidates.ok()) {  // still, the whole text (or the regex alone) may give the values
+    rule->clear_range();
+    rule->clear_split();
+    std::string unused;
+    if (CheckValues(c, pos, *rule, &unused) == DiagnosticCode::kLearnt) return DiagnosticCode::kLearnt;
+    return shape == DiagnosticCode::kLearnt ? DiagnosticCode::kRangeInconsistent : shape;
+  }
+  std::string first_mismatch;
+  for (const std::optional<v1::TextRange>& range : *candidates) {
+    if (range) {
+      *rule->mutable_range() = *range;
+    } else {
+      rule->clear_range();
+    }
+    std::string mismatch;
+    if (CheckValues(c, pos, *rule, &mismatch) == DiagnosticCode::kLearnt) return DiagnosticCode::kLearnt;
+    if (first_mismatch.empty()) first_mismatch = std::move(mismatch);
+  }
+  *message = std::move(first_mismatch);
+  return DiagnosticCode::kValueMismatch;
 }
 
 AttributeDiagnostic NoPositives(const Positives& pos, AttributeDiagnostic d) {

@@ -12,8 +12,12 @@
 //     nodes; else the XPath becomes the rXPath and a Naive Bayes classifier
 //     (classifier_trainer.h) trained on its nodes of the annotated pages picks the
 //     value node;
-//  3. the range pruner (range_learner.h) on the annotated values, then the
-//     schema's typed regex; the rule must reproduce every annotated value.
+//  3. for a multi-valued attribute whose values share a text, the split
+//     (split_learner.h); the range pruner (range_learner.h) on the annotated
+//     values (on a list, the stretch from its first value to its last), in
+//     words, in characters, or the typed regex's match nearest a learnt
+//     offset, or the schema's typed regex alone: the first with which the
+//     rule reproduces every annotated value.
 // Each attribute gets a diagnostic saying what was learnt or why nothing
 // could be (value not found, no XPath with recall 1, ambiguous, classifier
 // below threshold, inconsistent range, value mismatch).
@@ -69,7 +73,7 @@ enum class DiagnosticCode {
   kXPathSelectsNothing, // an XPath annotation selects no node
   kNoRecallOneXPath,    // no XPath selects every annotated node
   kClassifierBelowThreshold,  // the classifier does not pick the annotated nodes
-  kRangeInconsistent,   // the value is not a consistent word range of its node
+  kRangeInconsistent,   // no range (words or characters) or split fits the values in their texts
   kValueMismatch,       // the rule does not reproduce an annotated value
 };
 

@@ -4,6 +4,7 @@
 #include "common/html/rendered_text.h"
 #include "common/html/text.h"
 #include "common/rule/json_ld.h"
+#include "common/rule/split.h"
 #include "common/rule/text_range.h"
 #include "common/rule/url.h"
 
@@ -49,15 +50,27 @@ std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, co
 std::vector<std::string> TextValues(std::string_view source, const v1::AttributeRule& rule,
                                     const schema::CompiledSchema& schema, size_t schema_index) {
   std::vector<std::string> out;
-  std::string text(source);
+  const bool split = !rule.split().separators().empty();
+  const RE2* regex = schema.ValueRegex(schema_index);
+  if (rule.has_range() && rule.range().nearest_match() && regex != nullptr && !split) {
+    std::optional<std::string> v = NearestMatch(rule.range(), *regex, source);
+    if (v) out.push_back(*std::move(v));
+    return out;
+  }
+  std::string text = NormalizeLines(source);
   if (rule.has_range()) {
     std::optional<std::string> cut = ApplyTextRange(rule.range(), text);
     if (!cut) return out;
     text = *std::move(cut);
   }
-  if (text.empty()) return out;
-  std::optional<std::string> v = schema.SelectValue(schema_index, text);
-  if (v) out.push_back(*std::move(v));
+  // Without a split a part is the whole text; NormalizeSpace reads its line
+  // breaks as spaces, for the regex and in the value.
+  std::vector<std::string> parts = split ? SplitValues(rule.split(), text) : std::vector<std::string>{};
+  if (!split && !text.empty()) parts.push_back(html::NormalizeSpace(text));
+  for (const std::string& part : parts) {
+    std::optional<std::string> v = schema.SelectValue(schema_index, part);
+    if (v) out.push_back(*std::move(v));
+  }
   return out;
 }
 

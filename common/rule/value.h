@@ -38,10 +38,18 @@ bool IsValueCandidate(html::Node node);
 //    cuts at it.
 std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule);
 
-// The values `rule` takes from one source text, in order:
-//  1. cut by the rule's TextRange when it has one;
-//  2. selected and validated by the regex of the schema's attribute
-//     `schema_index` (SelectValue); nothing when it finds nothing.
+// The values `rule` takes from one source text (lines joined by "\n", see
+// rule/text_range.h), in order:
+//  1. with a range whose nearest_match is set, an attribute regex and no
+//     split: the regex match nearest the range's offset (NearestMatch), and
+//     nothing else;
+//  2. otherwise cut by the rule's TextRange when it has one (nothing when the
+//     text is too short for it);
+//  3. cut into parts at the rule's split separators when it has some
+//     (rule/split.h), else one part; "\n" in a part reads as a space;
+//  4. each part selected and validated by the regex of the schema's
+//     attribute `schema_index` (SelectValue); a part where it finds nothing
+//     gives nothing.
 std::vector<std::string> TextValues(std::string_view text, const v1::AttributeRule& rule,
                                     const schema::CompiledSchema& schema, size_t schema_index);
 

@@ -485,9 +485,13 @@ TEST(RuleLearnerTest, EachDiagnosticNamesItsCause) {
       // The first word of one title, the last of another: no range form fits.
       {"range inconsistent", {{pub[0], "byline", {first_word}, ""}, {pub[1], "byline", {last_word}, ""}}, "byline",
        DiagnosticCode::kRangeInconsistent, false, {}},
-      // Part of a word: no run of whole words.
-      {"range not whole words", {{pub[0], "byline", {title0.substr(1)}, ""}}, "byline",
-       DiagnosticCode::kRangeInconsistent, false, {}},
+      // Part of a word: no run of whole words, but a character range.
+      {"range in characters", {{pub[0], "byline", {title0.substr(1)}, ""}}, "byline", DiagnosticCode::kLearnt, true,
+       {}},
+      // Parts of words cut differently: neither words nor characters fit.
+      {"range not whole words", {{pub[0], "byline", {title0.substr(1)}, ""},
+                                 {pub[1], "byline", {title1.substr(0, title1.size() - 2)}, ""}},
+       "byline", DiagnosticCode::kRangeInconsistent, false, {"not a run of whole words", "characters: 1+"}},
       {"text and element", {{pub[0], "title", {}, "//h1"}, {pub[1], "title", {}, "//h1/text()"}}, "title",
        DiagnosticCode::kNoRecallOneXPath, false, {"mix"}},
   };

@@ -55,10 +55,12 @@ TEST(LearnTextRange, PicksTheConsistentForm) {
 }
 
 TEST(LearnTextRange, Rejects) {
-  // Glued to its label: not whole words.
-  absl::StatusOr<std::optional<v1::TextRange>> r = LearnTextRange({{"ISBN:9781", "9781"}});
-  ASSERT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  // Glued to their labels differently: not whole words, and no character
+  // range either.
+  absl::StatusOr<std::optional<v1::TextRange>> r = LearnTextRange({{"ISBN:9781", "9781"}, {"ISBN13:97822x", "97822"}});
+  ASSERT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("not a run of whole words"));
+  EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("characters: 5+4+0, 7+5+1"));
   r = LearnTextRange({{"Publisher: Ace", "Tor"}});
   ASSERT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("does not occur"));
@@ -69,13 +71,75 @@ TEST(LearnTextRange, Rejects) {
   EXPECT_EQ(LearnTextRange({{"text", " "}}).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST(ApplyTextRange, TooFewWordsGiveNothing) {
-  EXPECT_EQ(rule::ApplyTextRange(Range(2, 0, 0, false), "Price:"), std::nullopt);
-  EXPECT_EQ(rule::ApplyTextRange(Range(1, 1, 0, false), "a b"), std::nullopt);
-  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 3, false), "a b"), std::nullopt);
-  EXPECT_EQ(rule::ApplyTextRange(Range(-1, 0, 0, false), "a b"), std::nullopt);
-  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 0, false), "  a \t b "), "a b");
-  EXPECT_EQ(rule::ApplyTextRange(Range(0, 0, 2, true), "a b c"), "b c");
+v1::TextRange Chars(int skip_start, int skip_end, int length, bool anchor_end) {
+  v1::TextRange r = Range(skip_start, skip_end, length, anchor_end);
+  r.set_unit(v1::TextRange::CHARACTERS);
+  return r;
+}
+
+TEST(LearnTextRange, CharactersWhenNoWordRangeFits) {
+  const std::vector<Case> cases = {
+      // Currency glued to the amount, a suffix after it: both ends constant.
+      {{{"£340.00 (inc VAT)", "340.00"}, {"£47.82 (inc VAT)", "47.82"}},
+       Chars(1, 10, 0, false),
+       {{"£1,299.00 (inc VAT)", "1,299.00"}}},
+      // Code points, not bytes: "€" is three bytes, one character.
+      {{{"€13.00", "13.00"}}, Chars(1, 0, 0, false), {{"€7.50", "7.50"}, {"€120.99", "120.99"}}},
+      // A label glued to a value of constant length, varying tails.
+      {{{"SKU:A1234 new", "A1234"}, {"SKU:B5678", "B5678"}}, Chars(4, 0, 5, false), {{"SKU:C9012 (old)", "C9012"}}},
+      // Varying heads, a fixed-length value a constant distance from the end.
+      {{{"Ref 12-ab!", "ab"}, {"Reference 9-cd!", "cd"}}, Chars(0, 1, 2, true), {{"R 1-xy!", "xy"}}},
+      // Words still win when they fit, even where characters would too.
+      {{{"By: Ann Lee", "Ann Lee"}}, Range(1, 0, 0, false), {{"By: Bo Chen Jr.", "Bo Chen Jr."}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.examples[0].node_text);
+    absl::StatusOr<std::optional<v1::TextRange>> r = LearnTextRange(c.examples);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE(r->has_value());
+    EXPECT_EQ((*r)->ShortDebugString(), c.want.ShortDebugString());
+    for (const auto& [text, value] : c.applied) EXPECT_EQ(rule::ApplyTextRange(**r, text), value);
+  }
+}
+
+// Each candidate list as ShortDebugStrings ("" for no range).
+std::vector<std::string> Describe(const std::vector<std::optional<v1::TextRange>>& ranges) {
+  std::vector<std::string> out;
+  for (const auto& r : ranges) out.push_back(r ? r->ShortDebugString() : "");
+  return out;
+}
+
+TEST(RangeCandidates, OrderOfPreference) {
+  struct Row {
+    const char* name;
+    std::vector<RangeExample> examples;
+    bool typed;
+    std::vector<std::string> want;
+  };
+  const std::vector<Row> rows = {
+      {"whole text, untyped", {{"Dune", "Dune"}}, false, {""}},
+      {"words then characters", {{"By: Ann Lee", "Ann Lee"}}, false,
+       {"skip_start: 1", "skip_start: 4 unit: CHARACTERS"}},
+      {"typed: nearest offsets, then the regex alone",
+       {{"Price: £340.00 (inc VAT)", "340.00"}, {"Price: £47.82 + p&p", "47.82"}},
+       true,
+       {"skip_start: 8 unit: CHARACTERS nearest_match: true", ""}},
+      {"typed, words fit: word ranges first",
+       {{"Our Price: $5.99 (save 10%)", "$5.99"}, {"Our Price: $12.00", "$12.00"}},
+       true,
+       {"skip_start: 2 length: 1", "skip_start: 2 nearest_match: true",
+        "skip_start: 11 unit: CHARACTERS nearest_match: true", ""}},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.name);
+    absl::StatusOr<std::vector<std::optional<v1::TextRange>>> got = RangeCandidates(row.examples, row.typed);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(Describe(*got), row.want);
+  }
+  // Untyped and inconsistent: nothing to try.
+  EXPECT_EQ(RangeCandidates({{"a b c d", "b"}, {"x y z w v", "w"}}, false).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(RangeCandidates({{"a b", "q"}}, true).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
