@@ -213,7 +213,7 @@ TEST(RulesCli, BadInputIsAClearError) {
       {"", "learn --store " + store + " --site demo", 2, "--schema is required"},
       {"", "extract --store /no/such/store --site demo " + site.dir, 1, "/no/such/store"},
       {"", "rules export --store " + store + " --site demo --cluster c0 --format pdf", 2,
-       "--format must be xslt or json"},
+       "--format must be json, xslt or fields"},
       {"", "rules frob --store " + store + " --site demo", 2, "list, get, export, rollback, accept or reject"},
       {"", "rules get --store " + store + " --site demo", 2, "--cluster is required"},
       {"", "extract --store " + store + " " + site.dir, 2, "--site is required"},
