@@ -336,6 +336,10 @@ std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes) {
   return lead ? LabelFirst(features, *lead, "") : TopDown(features, text_nodes, "");
 }
 
+std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes) {
+  return TopDown(features, text_nodes, "");
+}
+
 std::string RenderStepXPath(const std::vector<Feature>& features, bool text_nodes, int n) {
   const std::string non_blank = text_nodes ? "[normalize-space()]" : "";
   const Feature* lead = LeadAnchor(features, text_nodes);

@@ -126,6 +126,14 @@ std::string XPathLiteral(const std::string& s);
 // the element's tag and structure first.
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes);
 
+// The top-down form of any feature set, anchors as predicates of the node's
+// step, as every XPath was rendered before label-first ones: libxml2 tests a
+// text node's anchor by collecting its whole preceding:: (following::) axis,
+// so it costs time quadratic in the page. Selects what RenderXPath selects
+// except blank text nodes after a label. For comparisons
+// (bench/xpath_export_bench.cc); rules use RenderXPath.
+std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes);
+
 // RenderXPath keeping only the nodes that are the n-th (n >= 1) among the
 // nodes it selects under their parent, blank text nodes not counted
 // (Position STEP): "X[normalize-space()][n]" on the top-down form; on the
