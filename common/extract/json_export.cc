@@ -133,7 +133,7 @@ std::string FieldJson(const ExportedField& f) {
     for (size_t i = 0; i < f.split.size(); ++i) out += (i ? "," : "") + JsonString(f.split[i]);
     out += "]";
   }
-  if (f.resolve_url) out += ",\"resolve\":\"url\"";
+  if (!f.resolve.empty()) out += ",\"resolve\":" + JsonString(f.resolve);
   if (!f.css.empty()) out += ",\"css\":" + JsonString(f.css);
   return out + "}";
 }
@@ -152,8 +152,7 @@ absl::StatusOr<ExportedField> ExportedRule(const v1::AttributeRule& a, const sch
   }
   VERTEX_ASSIGN_OR_RETURN(f.xpath, ExportXPath(a));
   f.attribute = a.value_attribute();
-  const std::string& type = schema.attribute(index).type();
-  f.resolve_url = !f.attribute.empty() && (type == "url" || type == "image");
+  f.resolve = UrlResolution(f.attribute);
   if (const RE2* regex = schema.ValueRegex(index)) f.regex = regex->pattern();
   f.multiple = a.multi_valued();
   f.split.assign(a.split().separators().begin(), a.split().separators().end());
@@ -163,6 +162,14 @@ absl::StatusOr<ExportedField> ExportedRule(const v1::AttributeRule& a, const sch
 
 }  // namespace
 
+std::string UrlResolution(const std::string& attribute) {
+  // As rule/url.h IsUrlAttribute (srcset is not exported).
+  for (const char* name : {"href", "src", "action", "poster", "cite"}) {
+    if (attribute == name) return "url";
+  }
+  return attribute == "content" ? "meta-url" : "";
+}
+
 std::string FieldUnexportedReason(const v1::AttributeRule& a) {
   if (a.method() == v1::AttributeRule::CLASSIFIER) return "picked by a classifier, which an XPath cannot express";
   if (!a.json_path().empty()) return "the value is read from JSON-LD by a JSON path, which an XPath cannot express";
@@ -171,6 +178,11 @@ std::string FieldUnexportedReason(const v1::AttributeRule& a) {
   }
   if (a.value_attribute() == "srcset") {
     return "the value is the first URL of a srcset, which an XPath and a regex cannot pick exactly";
+  }
+  if (!a.text_nodes() && a.value_attribute().empty() && a.features_size() > 0) {
+    // The value model reads an element's rendered lines (<br> and block
+    // boundaries break lines, cells spaced), not its string-value.
+    return "the value is the element's rendered text, which XPath's string() does not give";
   }
   if (a.has_range()) {
     if (absl::StatusOr<std::string> r = RangeRegex(a.range()); !r.ok()) return std::string(r.status().message());
@@ -228,7 +240,7 @@ absl::StatusOr<std::string> FieldsJson(const std::vector<ExportedField>& fields)
 }
 
 absl::StatusOr<std::string> RangeRegex(const v1::TextRange& r) {
-  if (r.skip_start() < 0 || r.skip_end() < 0 || r.length() < 0) {
+  if (r.skip_start() < 0 || r.skip_end() < 0) {
     return absl::InvalidArgumentError(absl::StrCat("the text range skips ", r.skip_start(), " and ", r.skip_end(),
                                                    " units: it never selects anything"));
   }
@@ -242,7 +254,7 @@ absl::StatusOr<std::string> RangeRegex(const v1::TextRange& r) {
     return absl::InvalidArgumentError(absl::StrCat("the text range's unit ", r.unit(), " is unknown"));
   }
   const std::string skip = absl::StrCat("(?:", unit_sep, "){", r.skip_start(), "}");
-  if (r.length() == 0) {
+  if (r.length() <= 0) {  // a negative length is no length, as for ApplyTextRange
     return absl::StrCat("(?s)^", skip, "(", unit, "(?:", sep_unit, ")*?)(?:", sep_unit, "){", r.skip_end(), "}$");
   }
   const std::string value = absl::StrCat("(", unit, "(?:", sep_unit, "){", r.length() - 1, "})");

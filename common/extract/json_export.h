@@ -20,9 +20,14 @@
 //      skipped;
 //   2. each node's text: `attribute` null: its string-value with runs of
 //      whitespace (space, tab, CR, LF, FF, VT, U+00A0) collapsed to one space
-//      and trimmed; else the value of that attribute of the element, so
-//      normalised (an element without it gives nothing). "resolve":"url":
-//      resolve the value against the page's URL and its <base href>;
+//      and trimmed (text nodes only: an element's value is its rendered
+//      text, which is not exported); else the value of that attribute of the
+//      element, so normalised (an element without it gives nothing).
+//      "resolve":"url": resolve the value (RFC 3986) against the page's
+//      first <base href>, itself resolved against the page's URL (a value
+//      that cannot be resolved is kept), then normalise its whitespace;
+//      "resolve":"meta-url" (a <meta> content): so too when the element's
+//      property, name or itemprop ends in "url" or "image" (og:image);
 //   3. `range` (RE2 and Python re syntax) when not null: the text is its
 //      first group's match on the whole text; no match: nothing;
 //   4. `split` when not null: cut at each separator (ASCII case-insensitive;
@@ -37,8 +42,8 @@
 //
 // A field that cannot be exported has "unexported" with the reason: a rule
 // picked by a classifier, a value found by JSON path or by the typed match
-// nearest a learnt offset, a range the recipe cannot express, or no rule for
-// the attribute. The XPath is rendered from the rule's features (label-first,
+// nearest a learnt offset, an element's rendered text, a srcset's first URL,
+// a range that never selects anything, or no rule for the attribute. The XPath is rendered from the rule's features (label-first,
 // rule/features.h RenderXPath) when it has them, the stored XPath otherwise,
 // with ends-with() rewritten to XPath 1.0 (xslt_export.h RewriteEndsWith).
 //
@@ -62,13 +67,18 @@ struct ExportedField {
   std::string unexported;
   std::string xpath;
   std::string attribute;  // empty: the node's text
-  bool resolve_url = false;
+  std::string resolve;  // "url", "meta-url" or empty (see above)
   std::string range;  // empty: none
   std::string regex;  // empty: none
   bool multiple = false;
   std::vector<std::string> split;  // empty: none
   std::string css;                 // empty: no exact CSS selector
 };
+
+// How a value read from attribute `attribute` is resolved as a URL: "url"
+// (href, src, action, poster, cite), "meta-url" (content), or "" (none),
+// as the engine does (rule/url.h IsUrlAttribute).
+std::string UrlResolution(const std::string& attribute);
 
 // Why the fields export leaves `rule` (a part of a rule) out; "" when it
 // exports it.

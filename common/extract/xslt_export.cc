@@ -316,10 +316,10 @@ absl::StatusOr<std::string> ExportedAttribute(const v1::AttributeRule& rule, con
     absl::StrAppend(&out, " regex=\"", AttributeText(regex->pattern(), true), "\"");
   }
   const std::string& attr = rule.value_attribute();
-  const std::string& type = schema.attribute(index).type();
-  if (!attr.empty() && (type == "url" || type == "image")) {
+  if (const std::string resolve = UrlResolution(attr); !resolve.empty()) {
     // XSLT 1.0 has no URL resolution: the consumer resolves against these.
-    absl::StrAppend(&out, " resolve=\"url\" page-url=\"{$page-url}\" base=\"{string((//base[@href])[1]/@href)}\"");
+    absl::StrAppend(&out, " resolve=\"", resolve,
+                    "\" page-url=\"{$page-url}\" base=\"{string((//base[@href])[1]/@href)}\"");
   }
   const bool first_only = !rule.multi_valued() && regex == nullptr;
   // An attribute value is the context node's text, so the rest is the same.

@@ -39,11 +39,13 @@
 //     stylesheet lists every value node, not only the first.)
 //     With the rule's value_attribute ("href", "content", ...), the value
 //     node is that attribute of each selected element (elements without it
-//     give nothing); for types url and image the <attribute> has
-//     resolve="url", page-url (the stylesheet parameter page-url, empty
-//     unless given: xsltproc --stringparam page-url URL) and base (the
-//     page's first <base href>, "" when none): the consumer resolves each
-//     value against base resolved against page-url, as the engine does.
+//     give nothing); for URL attributes the <attribute> has resolve="url"
+//     (href, src, action, poster, cite) or "meta-url" (content: a URL when
+//     the <meta>'s property, name or itemprop ends in "url" or "image"),
+//     page-url (the stylesheet parameter page-url, empty unless given:
+//     xsltproc --stringparam page-url URL) and base (the page's first
+//     <base href>, "" when none): the consumer resolves each value against
+//     base resolved against page-url, as the engine does (rule/url.h).
 //   - exported="false" reason="classifier": method CLASSIFIER; XSLT cannot
 //     run the Naive Bayes classifier. No values.
 //   - exported="false" reason="json-path" | "nearest-match" | "split" |
