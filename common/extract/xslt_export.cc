@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/extract/compiled_rule.h"
+#include "common/extract/json_export.h"
 #include "common/html/xpath.h"
 #include "common/util/utf8.h"
 
@@ -25,6 +26,14 @@ bool IsNameChar(char c) {
 }
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// An ASCII XML name without prefix (attribute names the rule reads).
+bool IsXmlName(const std::string& s) {
+  if (s.empty() || !(absl::ascii_isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
 
 // A half-open range of the XPath.
 struct Span {
@@ -186,6 +195,8 @@ constexpr char kHead[] = R"xsl(<?xml version="1.0" encoding="UTF-8"?>
      serialisation; common/extract/xslt_export.h describes the record. -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="xml" encoding="UTF-8" indent="no"/>
+<!-- The page's URL (xsltproc's stringparam option), given with URL values to resolve. -->
+<xsl:param name="page-url" select="''"/>
 <!-- Whitespace besides the space, as Vertex normalises text: tab, LF, CR, U+00A0. -->
 <xsl:variable name="vertex-ws" select="'&#9;&#10;&#13;&#160;'"/>
 <xsl:variable name="vertex-sp" select="'    '"/>
@@ -290,8 +301,8 @@ std::string ValueInstructions(const v1::AttributeRule& rule) {
 absl::StatusOr<std::string> ExportedAttribute(const v1::AttributeRule& rule, const schema::CompiledSchema& schema,
                                               size_t index) {
   const std::string where = absl::StrCat("rule attribute \"", rule.attribute(), "\": ");
-  absl::StatusOr<std::string> xpath = RewriteEndsWith(rule.xpath());
-  if (!xpath.ok()) return absl::InvalidArgumentError(where + std::string(xpath.status().message()));
+  absl::StatusOr<std::string> xpath = ExportXPath(rule);
+  if (!xpath.ok()) return xpath.status();
   if (!IsXmlText(*xpath)) return absl::InvalidArgumentError(where + "XPath holds a character XML cannot hold");
   if (absl::Status s = html::XPath::Compile(*xpath).status(); !s.ok()) {
     return absl::InvalidArgumentError(where + "rewritten XPath does not compile: " + std::string(s.message()));
@@ -304,10 +315,21 @@ absl::StatusOr<std::string> ExportedAttribute(const v1::AttributeRule& rule, con
       return absl::InvalidArgumentError(where + "regex holds a character XML cannot hold");
     absl::StrAppend(&out, " regex=\"", AttributeText(regex->pattern(), true), "\"");
   }
+  const std::string& attr = rule.value_attribute();
+  if (const std::string resolve = UrlResolution(attr); !resolve.empty()) {
+    // XSLT 1.0 has no URL resolution: the consumer resolves against these.
+    absl::StrAppend(&out, " resolve=\"", resolve,
+                    "\" page-url=\"{$page-url}\" base=\"{string((//base[@href])[1]/@href)}\"");
+  }
   const bool first_only = !rule.multi_valued() && regex == nullptr;
-  absl::StrAppend(&out, ">\n    <xsl:for-each select=\"(", AttributeText(*xpath, false),
+  // An attribute value is the context node's text, so the rest is the same.
+  const std::string value_node = attr.empty() ? "" : "/@" + attr;
+  if (!attr.empty() && !IsXmlName(attr)) {
+    return absl::InvalidArgumentError(where + "value attribute \"" + attr + "\" is not an XML name");
+  }
+  absl::StrAppend(&out, ">\n    <xsl:for-each select=\"((", AttributeText(*xpath, false),
                   ")[self::* or (self::text() and not(ancestor::script or ancestor::style or ancestor::noscript))]",
-                  NonEmptyPredicate(rule), first_only ? "[1]" : "", "\">\n", ValueInstructions(rule),
+                  value_node, ")", NonEmptyPredicate(rule), first_only ? "[1]" : "", "\">\n", ValueInstructions(rule),
                   "    </xsl:for-each>\n  </attribute>\n");
   return out;
 }
@@ -315,6 +337,27 @@ absl::StatusOr<std::string> ExportedAttribute(const v1::AttributeRule& rule, con
 std::string UnexportedAttribute(const std::string& name, const char* reason) {
   return absl::StrCat("  <attribute name=\"", AttributeText(name, true), "\" exported=\"false\" reason=\"", reason,
                       "\"/>\n");
+}
+
+// The reason attribute of an XPATH rule XSLT 1.0 cannot express, with why;
+// null when it can.
+const std::pair<const char*, const char*>* XsltLimit(const v1::AttributeRule& a) {
+  static constexpr std::pair<const char*, const char*> kJsonPath = {
+      "json-path", "the value is read from JSON-LD by a JSON path, which XSLT 1.0 cannot parse"};
+  static constexpr std::pair<const char*, const char*> kNearest = {
+      "nearest-match", "the value is the typed match nearest a learnt offset, which needs the regex"};
+  static constexpr std::pair<const char*, const char*> kSplit = {
+      "split", "the value is split at learnt separators (case-insensitive), not written in XSLT 1.0 yet"};
+  static constexpr std::pair<const char*, const char*> kCharacters = {
+      "character-range", "a character range counts code points, which XSLT 1.0 substring() does only in some processors"};
+  static constexpr std::pair<const char*, const char*> kSrcset = {
+      "srcset", "the value is the first URL of a srcset, not written in XSLT 1.0 yet"};
+  if (!a.json_path().empty()) return &kJsonPath;
+  if (a.has_range() && a.range().nearest_match()) return &kNearest;
+  if (a.split().separators_size() > 0) return &kSplit;
+  if (a.has_range() && a.range().unit() != v1::TextRange::WORDS) return &kCharacters;
+  if (a.value_attribute() == "srcset") return &kSrcset;
+  return nullptr;
 }
 
 // The rule's part for each schema attribute (null when none).
@@ -335,6 +378,12 @@ absl::StatusOr<std::string> RecordStart(const v1::Rule& rule) {
 
 }  // namespace
 
+std::string XsltUnexportedReason(const v1::AttributeRule& rule) {
+  if (rule.method() == v1::AttributeRule::CLASSIFIER) return "picked by a classifier, which XSLT cannot express";
+  const auto* limit = XsltLimit(rule);
+  return limit == nullptr ? "" : limit->second;
+}
+
 absl::StatusOr<std::string> RewriteEndsWith(std::string_view xpath) {
   return EndsWithRewriter(xpath).Rewrite({0, xpath.size()}, 0);
 }
@@ -351,6 +400,8 @@ absl::StatusOr<std::string> ExportXslt(const v1::Rule& rule, const schema::Compi
       out += UnexportedAttribute(name, "no-rule");
     } else if (parts[i]->method() == v1::AttributeRule::CLASSIFIER) {
       out += UnexportedAttribute(name, "classifier");
+    } else if (const auto* limit = XsltLimit(*parts[i])) {
+      out += UnexportedAttribute(name, limit->first);
     } else {
       absl::StatusOr<std::string> element = ExportedAttribute(*parts[i], schema, i);
       if (!element.ok()) return element.status();

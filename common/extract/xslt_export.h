@@ -37,12 +37,26 @@
 //     or only an empty string, are dropped; then a single-valued attribute
 //     keeps the first remaining value. (So for a single-valued attribute the
 //     stylesheet lists every value node, not only the first.)
+//     With the rule's value_attribute ("href", "content", ...), the value
+//     node is that attribute of each selected element (elements without it
+//     give nothing); for URL attributes the <attribute> has resolve="url"
+//     (href, src, action, poster, cite) or "meta-url" (content: a URL when
+//     the <meta>'s property, name or itemprop ends in "url" or "image"),
+//     page-url (the stylesheet parameter page-url, empty unless given:
+//     xsltproc --stringparam page-url URL) and base (the page's first
+//     <base href>, "" when none): the consumer resolves each value against
+//     base resolved against page-url, as the engine does (rule/url.h).
 //   - exported="false" reason="classifier": method CLASSIFIER; XSLT cannot
 //     run the Naive Bayes classifier. No values.
+//   - exported="false" reason="json-path" | "nearest-match" | "split" |
+//     "character-range" | "srcset": value selections this export does not
+//     write in XSLT 1.0 (XsltUnexportedReason says why). No values.
 //   - exported="false" reason="no-rule": the rule has no part for the
 //     attribute (the engine finds no value either). No values.
 //
-// The XPath is the rule's, except that calls of the engine's extension
+// The XPath is rendered from the rule's features when it has them (what the
+// engine evaluates; label-first, rule/features.h), else the rule's XPath;
+// in both, calls of the engine's extension
 // ends-with(a, b) (html/xpath.h) are rewritten to the XPath 1.0
 // (substring(string(a), string-length(string(a)) - string-length(string(b))
 // + 1) = string(b)). XPaths are evaluated with the document as context node,
@@ -73,6 +87,10 @@ namespace vertex::extract {
 // its XPath cannot be rewritten (a malformed ends-with call, a character XML
 // cannot hold) or a name, site or regex holds a character XML cannot hold.
 absl::StatusOr<std::string> ExportXslt(const v1::Rule& rule, const schema::CompiledSchema& schema);
+
+// Why the stylesheet leaves `rule` (an attribute's part of a rule) out
+// (classifier, or a value selection above); "" when it exports it.
+std::string XsltUnexportedReason(const v1::AttributeRule& rule);
 
 // `xpath` with every call ends-with(a, b) replaced by its XPath 1.0
 // equivalent (nested calls too; string literals are left alone). The other

@@ -94,7 +94,7 @@ std::string RenderPositionalXPath(const std::vector<Feature>& features, bool tex
       return position.n() == 0 ? absl::StrCat("(", base, ")[last()]")
                                : absl::StrCat("(", base, ")[last()-", position.n(), "]");
     case v1::Position::STEP:
-      return absl::StrCat(base, "[", position.n(), "]");
+      return RenderStepXPath(features, text_nodes, position.n());
     default:
       return x;
   }

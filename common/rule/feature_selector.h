@@ -31,8 +31,9 @@ v1::XPathFeature FeatureToProto(const Feature& feature);
 absl::StatusOr<Feature> FeatureFromProto(const v1::XPathFeature& proto);
 
 // The XPath of `features` (RenderXPath) with `position` applied:
-// FROM_START (B)[n], FROM_END (B)[last()-n], STEP B[n], where B is the
-// XPath, with [normalize-space()] added to its last step for text nodes.
+// FROM_START (B)[n], FROM_END (B)[last()-n], where B is the XPath with
+// [normalize-space()] added to its last step for text nodes; STEP
+// RenderStepXPath (B[n] on the top-down form).
 std::string RenderPositionalXPath(const std::vector<Feature>& features, bool text_nodes,
                                   const v1::Position& position);
 

@@ -43,6 +43,8 @@ std::string AnchorText(html::Node n, bool before) {
   return "";
 }
 
+bool IsOutAnchorKind(Kind k) { return k >= Kind::kOutLeftText && k <= Kind::kOutRightWord; }
+
 bool IsAttributeKind(Kind k) {
   return k == Kind::kId || k == Kind::kClass || k == Kind::kPrecedingId || k == Kind::kPrecedingClass ||
          k == Kind::kFollowingId || k == Kind::kFollowingClass;
@@ -168,6 +170,9 @@ bool Candidate::Holds(const Feature& f) const {
   }
   if (text != nullptr) {
     if (text->empty()) return false;
+    // A blank text node has no anchor: the label-first XPath (RenderXPath)
+    // steps from a label to the nearest non-blank text only.
+    if (IsOutAnchorKind(f.kind) && node_.is_text() && this->text().empty()) return false;
     for (const std::string& want : f.values) {
       if (test ? test(*text, want) : *text == want) return true;
     }
@@ -212,56 +217,138 @@ std::string AttributeTest(const Feature& f, const char* attr) {
   return AnyOf(f, [&](const std::string& lit) { return std::string("@") + attr + "=" + lit; });
 }
 
+bool IsLeftAnchor(Kind k) { return k == Kind::kOutLeftText || k == Kind::kOutLeftWord; }
+
+constexpr char kNonBlank[] = "[normalize-space(.)!='']";
+constexpr char kBefore[] = "preceding::text()[normalize-space(.)!=''][1]";
+constexpr char kAfter[] = "following::text()[normalize-space(.)!=''][1]";
+
+// The test an anchor feature makes on the anchor text (the context node):
+// equal to a value (text kinds), ending with one (left word) or starting
+// with one (right word).
+std::string AnchorTextTest(const Feature& f) {
+  const std::string ns = "normalize-space(.)";
+  switch (f.kind) {
+    case Kind::kOutLeftWord:
+      return AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; });
+    case Kind::kOutRightWord:
+      return AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; });
+    default:
+      return AnyOf(f, [&](const std::string& l) { return ns + "=" + l; });
+  }
+}
+
 std::string Predicate(const Feature& f) {
   const std::string ns = "normalize-space(.)";
   const std::string sib = "-sibling::*[" + std::to_string(f.index) + "]";
-  const std::string before = "preceding::text()[normalize-space(.)!=''][1]";
-  const std::string after = "following::text()[normalize-space(.)!=''][1]";
+  const auto self_tag = [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); };
   switch (f.kind) {
     case Kind::kTag: return "";  // rendered as the step's name
     case Kind::kId: return "[" + AttributeTest(f, "id") + "]";
     case Kind::kClass: return "[" + AttributeTest(f, "class") + "]";
-    case Kind::kPrecedingTag: return "[preceding" + sib + "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]]";
-    case Kind::kFollowingTag: return "[following" + sib + "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]]";
+    case Kind::kPrecedingTag: return "[preceding" + sib + "[" + AnyOf(f, self_tag) + "]]";
+    case Kind::kFollowingTag: return "[following" + sib + "[" + AnyOf(f, self_tag) + "]]";
     case Kind::kPrecedingId: return "[preceding" + sib + "[" + AttributeTest(f, "id") + "]]";
     case Kind::kPrecedingClass: return "[preceding" + sib + "[" + AttributeTest(f, "class") + "]]";
     case Kind::kFollowingId: return "[following" + sib + "[" + AttributeTest(f, "id") + "]]";
     case Kind::kFollowingClass: return "[following" + sib + "[" + AttributeTest(f, "class") + "]]";
-    case Kind::kOutLeftText: return "[" + before + "[" + AnyOf(f, [&](const std::string& l) { return ns + "=" + l; }) + "]]";
-    case Kind::kOutLeftWord: return "[" + before + "[" + AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; }) + "]]";
-    case Kind::kOutRightText: return "[" + after + "[" + AnyOf(f, [&](const std::string& l) { return ns + "=" + l; }) + "]]";
-    case Kind::kOutRightWord: return "[" + after + "[" + AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; }) + "]]";
+    case Kind::kOutLeftText: case Kind::kOutLeftWord:
+      return "[" + std::string(kBefore) + "[" + AnchorTextTest(f) + "]]";
+    case Kind::kOutRightText: case Kind::kOutRightWord:
+      return "[" + std::string(kAfter) + "[" + AnchorTextTest(f) + "]]";
     case Kind::kInLeftText: return "[" + AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; }) + "]";
     case Kind::kInRightText: return "[" + AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; }) + "]";
   }
   return "";
 }
 
+struct StepParts {
+  std::string name;  // the node test
+  std::string predicates;
+};
+
+// One location step: the node test and predicates of the features at
+// `level` (all but `skip`). A tag feature is the step's name, a disjunction
+// of tags a self:: test; text() for the text nodes at level 0.
+StepParts Step(const std::vector<Feature>& features, int level, bool text_nodes, const Feature* skip = nullptr) {
+  std::string name = (level == 0 && text_nodes) ? "text()" : "*";
+  std::string predicates;
+  for (const Feature& f : features) {
+    if (f.level != level || &f == skip) continue;
+    if (f.kind == Kind::kTag && !(level == 0 && text_nodes)) {
+      if (f.values.size() == 1) {
+        name = f.values[0];
+      } else {
+        predicates += "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]";
+      }
+      continue;
+    }
+    predicates += Predicate(f);
+  }
+  return {name, predicates};
+}
+
+std::string StepText(const StepParts& step) { return step.name + step.predicates; }
+
+int TopLevel(const std::vector<Feature>& features) {
+  int top = 0;
+  for (const Feature& f : features) top = std::max(top, f.level);
+  return top;
+}
+
+// The anchor a text-node XPath starts from (see RenderXPath); null when the
+// features have no out-anchor or select elements.
+const Feature* LeadAnchor(const std::vector<Feature>& features, bool text_nodes) {
+  if (!text_nodes) return nullptr;
+  for (const Feature& f : features) {
+    if (IsOutAnchorKind(f.kind)) return &f;
+  }
+  return nullptr;
+}
+
+// The label-first form: the label's text nodes, then the nearest non-blank
+// text after (before) each, then the ancestors' steps as one parent::
+// predicate and the node's other predicates. `last` is appended to the
+// node's step.
+std::string LabelFirst(const std::vector<Feature>& features, const Feature& lead, const std::string& last) {
+  std::string out = "//text()" + std::string(kNonBlank) + "[" + AnchorTextTest(lead) + "]/" +
+                    (IsLeftAnchor(lead.kind) ? kAfter : kBefore);
+  std::string chain;
+  for (int level = 1; level <= TopLevel(features); ++level) {
+    chain += (level > 1 ? "/parent::" : "parent::") + StepText(Step(features, level, false));
+  }
+  if (!chain.empty()) out += "[" + chain + "]";
+  return out + Step(features, 0, true, &lead).predicates + last;
+}
+
+// The classic form: one step per level from the highest down, `last`
+// appended to the node's step.
+std::string TopDown(const std::vector<Feature>& features, bool text_nodes, const std::string& last) {
+  std::string out = "/";
+  for (int level = TopLevel(features); level >= 0; --level) out += "/" + StepText(Step(features, level, text_nodes));
+  return out + last;
+}
+
 }  // namespace
 
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes) {
-  int top = 0;
-  for (const Feature& f : features) top = std::max(top, f.level);
-  std::string out = "/";
-  for (int level = top; level >= 0; --level) {
-    std::string name = (level == 0 && text_nodes) ? "text()" : "*";
-    std::string predicates;
-    for (const Feature& f : features) {
-      if (f.level != level) continue;
-      if (f.kind == Kind::kTag && !(level == 0 && text_nodes)) {
-        // A disjunction of tags becomes a self:: test.
-        if (f.values.size() == 1) {
-          name = f.values[0];
-        } else {
-          predicates += "[" + AnyOf(f, [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); }) + "]";
-        }
-        continue;
-      }
-      predicates += Predicate(f);
-    }
-    out += "/" + name + predicates;
-  }
-  return out;
+  const Feature* lead = LeadAnchor(features, text_nodes);
+  return lead ? LabelFirst(features, *lead, "") : TopDown(features, text_nodes, "");
+}
+
+std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes) {
+  return TopDown(features, text_nodes, "");
+}
+
+std::string RenderStepXPath(const std::vector<Feature>& features, bool text_nodes, int n) {
+  const std::string non_blank = text_nodes ? "[normalize-space()]" : "";
+  const Feature* lead = LeadAnchor(features, text_nodes);
+  if (!lead) return TopDown(features, text_nodes, non_blank + "[" + std::to_string(n) + "]");
+  // The label-first step's positions count along following::, not among
+  // siblings: count the siblings the classic step would select instead
+  // (they share the node's ancestors, so only its own predicates matter).
+  const std::string sibling = "preceding-sibling::" + StepText(Step(features, 0, true)) + non_blank;
+  return LabelFirst(features, *lead, non_blank + "[count(" + sibling + ")=" + std::to_string(n - 1) + "]");
 }
 
 }  // namespace vertex::rule

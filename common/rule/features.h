@@ -8,11 +8,13 @@
 // kinds test the index-th preceding/following sibling element of that
 // ancestor. Anchor kinds (level 0 only) test the nearest non-blank text
 // before/after the node ("out"), or the node's own text ("in"): its whole
-// text or its boundary word.
+// text or its boundary word. Out-anchors never hold on a blank text node
+// (whitespace only; never a value either).
 //
 // Native evaluation and the XPath rendering agree by construction: text
 // comparisons use XPath's normalize-space semantics (NormalizeXmlSpace).
-// The learner still checks the final XPath with libxml2.
+// The learner still checks the final XPath with libxml2, and
+// tests/rule/feature_selector_test.cc checks random feature sets.
 //
 // Thread-safety: values; Candidate holds Nodes of a Page that must outlive it
 // and caches lazily (one Candidate per thread).
@@ -95,11 +97,49 @@ class Candidate {
 // XPath 1.0 string literal for `s` ('...', "..." or concat(...)).
 std::string XPathLiteral(const std::string& s);
 
-// The XPath selecting nodes that satisfy every feature of `features`:
-// "//" then one step per level from the highest down to the node, each `*`
-// or a tag name with the predicates of its features; the last step is
-// text() for text nodes, else * (or the tag).
+// The XPath selecting nodes that satisfy every feature of `features`.
+//
+// Text-node XPaths with an out-anchor (a label) are rendered label-first,
+// with forward steps from the label's occurrences:
+//   //text()[normalize-space(.)!=''][normalize-space(.)='ISBN-13:']
+//       /following::text()[normalize-space(.)!=''][1][parent::td/parent::tr][...]
+// (preceding:: from a right label): a non-blank text N has label L as its
+// nearest non-blank text before it exactly when N is the nearest non-blank
+// text after L, so this selects the same nodes as testing the anchor on each
+// candidate, "//tr/td/text()[preceding::text()[normalize-space(.)!=''][1]
+// [normalize-space(.)='ISBN-13:']]", which libxml2 evaluates by collecting
+// the whole preceding:: axis of every candidate (quadratic: ~0.5 s on a
+// 95 KB page) where the label-first form collects one axis per label
+// occurrence. The ancestors' steps become one parent:: predicate, the other
+// features predicates on the node. A second anchor stays a predicate (it is
+// tested on the few nodes left).
+//
+// Every other XPath, element XPaths with anchors included, is rendered top
+// down: "//" then one step per level from the highest down to the node, each
+// `*` or a tag name with the predicates of its features; the last step is
+// text() for text nodes, else * (or the tag). Element anchors keep the
+// preceding::/following:: predicate: the elements whose nearest text before
+// them is L are not one step from L (any number of empty elements may sit
+// between L and the next text, and the next text's ancestors starting after
+// L qualify too), which XPath 1.0 cannot select from L without testing each
+// candidate's own preceding:: axis again; their candidates are narrowed by
+// the element's tag and structure first.
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes);
+
+// The top-down form of any feature set, anchors as predicates of the node's
+// step, as every XPath was rendered before label-first ones: libxml2 tests a
+// text node's anchor by collecting its whole preceding:: (following::) axis,
+// so it costs time quadratic in the page. Selects what RenderXPath selects
+// except blank text nodes after a label. For comparisons
+// (bench/xpath_export_bench.cc); rules use RenderXPath.
+std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes);
+
+// RenderXPath keeping only the nodes that are the n-th (n >= 1) among the
+// nodes it selects under their parent, blank text nodes not counted
+// (Position STEP): "X[normalize-space()][n]" on the top-down form; on the
+// label-first form, whose last step counts along following::, a count of
+// the preceding siblings the top-down step selects.
+std::string RenderStepXPath(const std::vector<Feature>& features, bool text_nodes, int n);
 
 }  // namespace vertex::rule
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/extract/record_proto.h"
+#include "common/extract/json_export.h"
 #include "common/extract/xslt_export.h"
 #include "common/learn/rule_learner.h"
 #include "common/monitor/relearn.h"
@@ -356,14 +357,21 @@ absl::StatusOr<v1::ExportRuleResponse> LearningEngine::ExportRule(const v1::Expo
   VERTEX_ASSIGN_OR_RETURN(v1::Rule rule, store_->GetRule(request.site(), request.cluster_id(), request.version()));
   v1::ExportRuleResponse response;
   response.set_version(rule.version());
-  if (request.format() == v1::ExportRuleRequest::XSLT) {
+  if (request.format() == v1::ExportRuleRequest::XSLT || request.format() == v1::ExportRuleRequest::FIELDS) {
     VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, SchemaOf(*store_, request.site()));
-    VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::ExportXslt(rule, schema));
-    response.set_content_type("application/xslt+xml");
+    if (request.format() == v1::ExportRuleRequest::FIELDS) {
+      VERTEX_ASSIGN_OR_RETURN(std::vector<extract::ExportedField> fields, extract::ExportFields(rule, schema));
+      VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::FieldsJson(fields));
+      response.set_content_type("application/json");
+    } else {
+      VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::ExportXslt(rule, schema));
+      response.set_content_type("application/xslt+xml");
+    }
+    // Attributes without a rule part are not noted (no rule, no values).
     for (const v1::AttributeRule& a : rule.attributes()) {
-      if (a.method() == v1::AttributeRule::CLASSIFIER) {
-        response.add_notes(a.attribute() + ": picked by a classifier, which XSLT cannot express; not exported");
-      }
+      const std::string why = request.format() == v1::ExportRuleRequest::FIELDS ? extract::FieldUnexportedReason(a)
+                                                                              : extract::XsltUnexportedReason(a);
+      if (!why.empty()) response.add_notes(a.attribute() + ": " + why + "; not exported");
     }
     return response;
   }

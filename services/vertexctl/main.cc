@@ -22,7 +22,7 @@ constexpr char kUsage[] =
     "  tasks      the pages to annotate next, per cluster (JSON)\n"
     "  learn      register a site, add its sample pages and learn its rules from annotations (JSON)\n"
     "  extract    extract records from pages with a site's current rules (JSON lines)\n"
-    "  rules      list a site's rules, get one, export it as JSON or XSLT, roll back a version, or\n"
+    "  rules      list a site's rules, get one, export it (JSON, XSLT or fields), roll back a version, or\n"
     "             accept or reject a repaired (candidate) rule\n"
     "  monitor    test a site's bellwether pages (given, or fetched) for template changes and store\n"
     "             the run (exit 0 OK, 2 CHANGED or BROKEN, 3 UNREACHABLE)\n"
@@ -41,6 +41,7 @@ constexpr char kUsage[] =
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
     "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
+    "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
     "\n"
     "  help       show this help\n"
     "\n"
@@ -60,7 +61,7 @@ constexpr NamedCommand kCommands[] = {
     {"history", vertex::cli::RunHistory},    {"relearn", vertex::cli::RunRelearn},
     {"health", vertex::cli::RunHealth},      {"cluster", vertex::cli::RunCluster},
     {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
-    {"eval-swde", vertex::cli::RunEvalSwde},
+    {"eval-swde", vertex::cli::RunEvalSwde}, {"xhtml", vertex::cli::RunXhtml},
 };
 
 }  // namespace

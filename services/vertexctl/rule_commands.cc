@@ -16,7 +16,7 @@ std::vector<FlagSpec> RulesFlags() {
       {"site", "NAME", "the site"},
       {"cluster", "ID", "get, export, rollback, accept, reject: the cluster"},
       {"version", "N", "get, export: the rule version (default: the current one); rollback: the version to restore"},
-      {"format", "F", "export: xslt or json (default json)"},
+      {"format", "F", "export: json, xslt or fields (default json)"},
   };
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
@@ -26,7 +26,7 @@ std::vector<FlagSpec> RulesFlags() {
 constexpr char kRulesUsage[] =
     "usage: vertexctl rules list --site SITE (--store DIR | --server HOST:PORT)\n"
     "       vertexctl rules get --site SITE --cluster ID [--version N] (--store DIR | --server HOST:PORT)\n"
-    "       vertexctl rules export --site SITE --cluster ID [--version N] [--format xslt|json]\n"
+    "       vertexctl rules export --site SITE --cluster ID [--version N] [--format json|xslt|fields]\n"
     "                              (--store DIR | --server HOST:PORT)\n"
     "       vertexctl rules rollback --site SITE --cluster ID --version N (--store DIR | --server HOST:PORT)\n"
     "       vertexctl rules accept SITE CLUSTER (--store DIR | --server HOST:PORT)\n"
@@ -37,8 +37,13 @@ constexpr char kRulesUsage[] =
     "get: one rule version (the GetRuleResponse).\n"
     "export: one rule as JSON (the protobuf JSON mapping of vertex.v1.Rule) or as an XSLT 1.0\n"
     "stylesheet that, applied to a page's XHTML serialisation (e.g. with xsltproc), outputs\n"
-    "the record; attributes picked by a classifier are left out (a note on stderr says so),\n"
-    "and typed regexes are given for the consumer to apply. Prints the content as is.\n"
+    "the record (write the page's XHTML with `vertexctl xhtml`), or as fields,\n"
+    "{\"fields\":[{\"name\",\"xpath\",\"attribute\",\"range\",\"regex\",\"multiple\",\"split\",\"css\"?}]}:\n"
+    "per attribute an XPath 1.0 (label-first: fast in libxml2, lxml, parsel) and how to turn\n"
+    "its nodes into values (common/extract/json_export.h). Attributes an export cannot\n"
+    "express (picked by a classifier; fields: read from JSON-LD, nearest typed match, ...)\n"
+    "are left out, a note on stderr says why; typed regexes are given for the consumer to\n"
+    "apply. Prints the content as is.\n"
     "rollback: makes a stored version current again (the RollbackRuleResponse).\n"
     "accept, reject: make the cluster's candidate rule (a repair by relearn, listed as\n"
     "candidate_version) current, or drop it; the ResolveCandidateResponse: the candidate's\n"
@@ -69,7 +74,10 @@ absl::Status Export(workflow::LearningApi& api, const ParsedArgs& a, int64_t ver
   request.set_site(a.String("site", ""));
   request.set_cluster_id(a.String("cluster", ""));
   request.set_version(version);
-  request.set_format(a.String("format", "json") == "xslt" ? v1::ExportRuleRequest::XSLT : v1::ExportRuleRequest::JSON);
+  const std::string format = a.String("format", "json");
+  request.set_format(format == "xslt"     ? v1::ExportRuleRequest::XSLT
+                     : format == "fields" ? v1::ExportRuleRequest::FIELDS
+                                          : v1::ExportRuleRequest::JSON);
   VERTEX_ASSIGN_OR_RETURN(v1::ExportRuleResponse response, api.ExportRule(request));
   std::cout << response.content();
   for (const std::string& note : response.notes()) std::cerr << "vertexctl rules export: note: " << note << "\n";
@@ -125,8 +133,8 @@ absl::Status Rules(ParsedArgs a) {
   VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
   if (sub != "list") VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"cluster"}));
   const std::string format = a.String("format", "json");
-  if (format != "json" && format != "xslt") {
-    return absl::InvalidArgumentError("--format must be xslt or json, not \"" + format + "\"");
+  if (format != "json" && format != "xslt" && format != "fields") {
+    return absl::InvalidArgumentError("--format must be json, xslt or fields, not \"" + format + "\"");
   }
   VERTEX_ASSIGN_OR_RETURN(const int64_t version, a.Int("version", 0, 0, INT64_MAX));
   if (sub == "rollback" && version <= 0) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -185,6 +186,42 @@ TEST(RulesCli, LearnExtractAndExport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("<xsl:stylesheet"), std::string::npos);
   EXPECT_NE(r.out.find("version=\"1\""), std::string::npos);
+  const std::string xsl = Tmp("rules_cli.xsl");
+  ASSERT_TRUE(util::WriteFile(xsl, r.out).ok());
+
+  // The fields export: one field per schema attribute, each with its XPath
+  // or why it is left out.
+  r = Vertexctl("rules export --store " + store + " --site demo --cluster " + cluster + " --format fields");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const google::protobuf::Struct exported_fields = ParseJson(r.out);
+  const auto& fields = exported_fields.fields().at("fields").list_value().values();
+  EXPECT_EQ(fields.size(), 7u) << r.out;  // product.json's attributes
+  int exported = 0;
+  for (const auto& f : fields) {
+    const auto& m = f.struct_value().fields();
+    EXPECT_TRUE(m.count("name")) << r.out;
+    EXPECT_TRUE(m.count("xpath") != m.count("unexported")) << r.out;
+    exported += m.count("xpath");
+  }
+  EXPECT_GE(exported, 3) << r.out;
+
+  // vertexctl xhtml writes what xsltproc reads as XML, without --html.
+  std::string page;
+  for (const fs::directory_entry& e : fs::directory_iterator(site.dir)) {
+    if (e.is_regular_file() && e.path().extension() == ".htm") page = e.path().string();
+  }
+  ASSERT_FALSE(page.empty()) << site.dir;
+  const std::string xhtml = Tmp("rules_cli_page.xhtml");
+  r = Vertexctl("xhtml " + page + " --out " + xhtml);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(util::ReadFile(xhtml).value().rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<html", 0), 0u);
+  if (std::system("command -v xsltproc >/dev/null 2>&1") == 0) {
+    const std::string err = Tmp("rules_cli_xsltproc.err");
+    EXPECT_EQ(std::system(("xsltproc " + xsl + " " + xhtml + " >/dev/null 2>" + err).c_str()), 0);
+    EXPECT_EQ(util::ReadFile(err).value(), "");  // no parser warnings
+  }
+  EXPECT_EQ(Vertexctl("xhtml").exit_code, 2);
+  EXPECT_EQ(Vertexctl("xhtml /no/such/page.htm").exit_code, 1);
 }
 
 TEST(RulesCli, BadInputIsAClearError) {
@@ -217,7 +254,7 @@ TEST(RulesCli, BadInputIsAClearError) {
       {"", "learn --store " + store + " --site demo", 2, "--schema is required"},
       {"", "extract --store /no/such/store --site demo " + site.dir, 1, "/no/such/store"},
       {"", "rules export --store " + store + " --site demo --cluster c0 --format pdf", 2,
-       "--format must be xslt or json"},
+       "--format must be json, xslt or fields"},
       {"", "rules frob --store " + store + " --site demo", 2, "list, get, export, rollback, accept or reject"},
       {"", "rules get --store " + store + " --site demo", 2, "--cluster is required"},
       {"", "extract --store " + store + " " + site.dir, 2, "--site is required"},

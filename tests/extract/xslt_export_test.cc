@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -762,6 +763,63 @@ TEST(ExportXslt, ListsEveryAttributeInSchemaOrder) {
     EXPECT_GT(at, last) << schema->attribute(i).name();
     last = at;
   }
+}
+
+// The value model's fields: an attribute value is read as @name (URLs marked
+// for the consumer to resolve); selections XSLT 1.0 is not given are left
+// out with their reason. (The engine's side of these is checked where the
+// value model is: the differential tests above run on learnt rules.)
+TEST(ExportXslt, ValueModelFields) {
+  absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(
+      R"json({"vertical": "v", "attributes": [{"name": "link", "type": "url"}, {"name": "when"},
+              {"name": "authors", "multi_valued": true}]})json",
+      "value schema");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  const auto with = [](v1::AttributeRule a, const std::function<void(v1::AttributeRule*)>& set) {
+    set(&a);
+    return a;
+  };
+  const struct {
+    std::string name;
+    v1::AttributeRule rule;
+    std::vector<std::string> want;  // substrings of the stylesheet
+  } kCases[] = {
+      {"href, resolved", with(XPathAttributeRule("link", "//a[@class='buy']"),
+                              [](v1::AttributeRule* a) { a->set_value_attribute("href"); }),
+       {"<attribute name=\"link\" multi-valued=\"false\"", "resolve=\"url\" page-url=\"{$page-url}\"",
+        "base=\"{string((//base[@href])[1]/@href)}\"", "/@href)"}},
+      {"datetime, not a URL", with(XPathAttributeRule("when", "//time"),
+                                   [](v1::AttributeRule* a) { a->set_value_attribute("datetime"); }),
+       {"/@datetime)"}},
+      {"JSON-LD", with(XPathAttributeRule("when", "//script"), [](v1::AttributeRule* a) { a->set_json_path("date"); }),
+       {"<attribute name=\"when\" exported=\"false\" reason=\"json-path\"/>"}},
+      {"nearest match", with(XPathAttributeRule("when", "//p"),
+                             [](v1::AttributeRule* a) { a->mutable_range()->set_nearest_match(true); }),
+       {"reason=\"nearest-match\""}},
+      {"split", with(XPathAttributeRule("authors", "//p", true),
+                     [](v1::AttributeRule* a) { a->mutable_split()->add_separators(","); }),
+       {"<attribute name=\"authors\" exported=\"false\" reason=\"split\"/>"}},
+      {"character range", with(XPathAttributeRule("when", "//p"),
+                               [](v1::AttributeRule* a) { a->mutable_range()->set_unit(v1::TextRange::CHARACTERS); }),
+       {"reason=\"character-range\""}},
+      {"srcset", with(XPathAttributeRule("link", "//img"), [](v1::AttributeRule* a) { a->set_value_attribute("srcset"); }),
+       {"reason=\"srcset\""}},
+  };
+  for (const auto& c : kCases) {
+    v1::Rule rule;
+    *rule.add_attributes() = c.rule;
+    absl::StatusOr<std::string> xsl = ExportXslt(rule, *schema);
+    ASSERT_TRUE(xsl.ok()) << c.name << ": " << xsl.status();
+    for (const std::string& w : c.want) EXPECT_NE(xsl->find(w), std::string::npos) << c.name << ": " << w << "\n" << *xsl;
+    const bool left_out = c.want[0].find("reason=") != std::string::npos;
+    EXPECT_EQ(!XsltUnexportedReason(c.rule).empty(), left_out)
+        << c.name;
+  }
+  v1::AttributeRule bad = XPathAttributeRule("when", "//p");
+  bad.set_value_attribute("a b");
+  v1::Rule rule;
+  *rule.add_attributes() = bad;
+  EXPECT_EQ(ExportXslt(rule, *schema).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
