@@ -318,7 +318,26 @@ absl::StatusOr<std::string> ExportedAttribute(const v1::AttributeRule& rule, con
   const std::string& attr = rule.value_attribute();
   if (const std::string resolve = UrlResolution(attr); !resolve.empty()) {
     // XSLT 1.0 has no URL resolution: the consumer resolves against these.
-    absl::StrAppend(&out, " resolve=\"", resolve,
+    // A <meta> content is a URL only when the meta's property, name or
+    // itemprop ends in "url" or "image" (rule/url.h IsUrlAttribute): the
+    // stylesheet decides that on the selected element, so resolve is "url"
+    // or "".
+    std::string value = resolve;
+    if (resolve == "meta-url") {
+      std::string cond;
+      for (const char* key : {"property", "name", "itemprop"}) {
+        const std::string lower =
+            absl::StrCat("translate(@", key, ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')");
+        for (const std::string suffix : {"url", "image"}) {
+          if (!cond.empty()) cond += " or ";
+          absl::StrAppend(&cond, "substring(", lower, ", string-length(@", key, ") - ", suffix.size() - 1,
+                          ") = '", suffix, "'");
+        }
+      }
+      value = absl::StrCat("{substring('url', 1, 3 * boolean((", AttributeText(*xpath, false), ")[1][self::meta][",
+                           cond, "]))}");
+    }
+    absl::StrAppend(&out, " resolve=\"", value,
                     "\" page-url=\"{$page-url}\" base=\"{string((//base[@href])[1]/@href)}\"");
   }
   const bool first_only = !rule.multi_valued() && regex == nullptr;
@@ -352,7 +371,14 @@ const std::pair<const char*, const char*>* XsltLimit(const v1::AttributeRule& a)
       "character-range", "a character range counts code points, which XSLT 1.0 substring() does only in some processors"};
   static constexpr std::pair<const char*, const char*> kSrcset = {
       "srcset", "the value is the first URL of a srcset, not written in XSLT 1.0 yet"};
+  static constexpr std::pair<const char*, const char*> kElementText = {
+      "element-text",
+      "the value is a learnt element's rendered text (<br> and block boundaries break lines), which string() does not "
+      "give"};
   if (!a.json_path().empty()) return &kJsonPath;
+  // As the fields export (json_export.h): an editor's XPath to an element
+  // (no features) keeps the string-value export it always had.
+  if (!a.text_nodes() && a.value_attribute().empty() && a.features_size() > 0) return &kElementText;
   if (a.has_range() && a.range().nearest_match()) return &kNearest;
   if (a.split().separators_size() > 0) return &kSplit;
   if (a.has_range() && a.range().unit() != v1::TextRange::WORDS) return &kCharacters;

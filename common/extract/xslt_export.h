@@ -40,16 +40,18 @@
 //     With the rule's value_attribute ("href", "content", ...), the value
 //     node is that attribute of each selected element (elements without it
 //     give nothing); for URL attributes the <attribute> has resolve="url"
-//     (href, src, action, poster, cite) or "meta-url" (content: a URL when
-//     the <meta>'s property, name or itemprop ends in "url" or "image"),
+//     (href, src, action, poster, cite; for content, "url" when the first
+//     selected <meta>'s property, name or itemprop ends in "url" or "image",
+//     else ""),
 //     page-url (the stylesheet parameter page-url, empty unless given:
 //     xsltproc --stringparam page-url URL) and base (the page's first
 //     <base href>, "" when none): the consumer resolves each value against
 //     base resolved against page-url, as the engine does (rule/url.h).
 //   - exported="false" reason="classifier": method CLASSIFIER; XSLT cannot
 //     run the Naive Bayes classifier. No values.
-//   - exported="false" reason="json-path" | "nearest-match" | "split" |
-//     "character-range" | "srcset": value selections this export does not
+//   - exported="false" reason="json-path" | "element-text" |
+//     "nearest-match" | "split" | "character-range" | "srcset": value
+//     selections this export does not
 //     write in XSLT 1.0 (XsltUnexportedReason says why). No values.
 //   - exported="false" reason="no-rule": the rule has no part for the
 //     attribute (the engine finds no value either). No values.

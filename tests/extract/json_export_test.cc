@@ -23,6 +23,7 @@
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/rule/text_range.h"
+#include "common/rule/url.h"
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
@@ -299,10 +300,14 @@ std::vector<std::string> ConsumerValues(const CompiledField& f, const html::Page
   for (html::Node n : nodes) {
     std::string text;
     if (!f.field.attribute.empty()) {
-      // Fields with "resolve" need rule/url.h's resolution here once the
-      // engine reads value_attribute (the value model's SourceTexts).
       if (!n.is_element() || !n.has_attribute(f.field.attribute)) continue;
       text = html::NormalizeSpace(n.attribute(f.field.attribute));
+      // "resolve": against the page's <base> (resolved against its URL), as
+      // a consumer's urljoin would; "meta-url" only for URL-valued <meta>.
+      if (f.field.resolve == "url" || (f.field.resolve == "meta-url" && rule::IsUrlAttribute(n, f.field.attribute))) {
+        absl::StatusOr<std::string> r = rule::ResolveUrl(rule::PageBaseUrl(page), text);
+        if (r.ok()) text = *std::move(r);
+      }
     } else {
       text = html::NormalizeSpace(kString.EvaluateString(page, n).value());
       if (n.is_text() && (text.empty() || InSkipped(n))) continue;
