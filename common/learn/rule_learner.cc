@@ -344,6 +344,14 @@ v1::AttributeRule Alternative(const v1::AttributeRule& rule, const std::vector<r
   return alt;
 }
 
+// Every value annotated on the sample pages, of every attribute: data of
+// those pages, never an anchor of any attribute's XPath.
+std::vector<std::string> AnnotatedValues(const RuleLearnInput& input) {
+  std::vector<std::string> out;
+  for (const AttributeAnnotation& a : input.annotations) out.insert(out.end(), a.values.begin(), a.values.end());
+  return out;
+}
+
 AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<const AttributeAnnotation*>& anns,
                                    v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
   AttributeDiagnostic d;
@@ -358,6 +366,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   for (size_t p = 0; p < c.input.pages.size(); ++p) pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p]});
   XPathLearnOptions xo = c.options.xpath;
   xo.multi_valued = c.attr.multi_valued();
+  xo.refused_anchor_texts = AnnotatedValues(c.input);
   if (c.schema.ValueRegex(c.index) != nullptr) {
     xo.value_filter = [&c](html::Node n) { return c.schema.SelectValue(c.index, n.Text()).has_value(); };
   }

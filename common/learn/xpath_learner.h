@@ -59,6 +59,13 @@ struct XPathLearnOptions {
   // anchored where the value is absent selects a node that holds none) and
   // for ambiguity. Null: every node can.
   std::function<bool(html::Node)> value_filter;
+  // Texts that never become anchors (label features): the values annotated
+  // on the sample pages, for every attribute of the rule, not only the one
+  // learnt. A value of the annotated page beside the annotated node ("$80"
+  // before a category) is data, not a label: on another page it differs.
+  // An anchor is refused when its text equals one of these or holds one as
+  // whole words (compared folded: html::FoldText). Empty: none refused.
+  std::vector<std::string> refused_anchor_texts;
 };
 
 struct LearnedXPath {
@@ -89,6 +96,18 @@ struct LearnedXPath {
 // `page_of[i]` is the page of positives[i].
 std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& positives,
                                       const std::vector<size_t>& page_of, bool uniform_per_page);
+
+// Template anchors. An anchor feature (kOutLeftText ... kInRightText) is
+// generated only when every one of its values is template text: the same
+// normalised text (for the word kinds: the same last/first word of a text)
+// shows on at least half of the sample pages given to LearnXPath, annotated
+// or not, and on at least 2 of them when there are 2 or more; with a
+// one-page sample, where nothing can be compared, only a short text
+// (<= kMaxLabelWords words) without digits. A text that occurs on some pages
+// only (a review link's sentence, a price) anchors nothing elsewhere.
+// Among admitted anchors a short label (<= kMaxLabelWords words) wins ties
+// over a long sentence (see Fragility in the .cc).
+inline constexpr int kMaxLabelWords = 6;
 
 // Algorithm 3. InvalidArgument when no page has a positive node, or
 // positives mix text nodes and elements; FailedPrecondition when no feature
