@@ -41,9 +41,6 @@ struct Universe {
   Bits positive, annotated;
   // Candidates that can hold a value (XPathLearnOptions::value_filter).
   Bits valid;
-  // Valid candidates that count for support: not template text (see
-  // TemplateValues).
-  Bits supporting;
   size_t words = 0;
 };
 
@@ -82,12 +79,10 @@ struct Evaluator {
       if (pages[p].annotated) continue;
       ++unannotated;
       size_t hits = 0;
-      bool supporting = false;
       for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) {
         hits += Test(sel, i) && Test(u.valid, i);
-        supporting |= Test(sel, i) && Test(u.supporting, i);
       }
-      supported += supporting;
+      supported += hits > 0;
       many |= hits > 1;
     }
     s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
@@ -171,13 +166,6 @@ class TemplateTexts {
     for (const ExamplePage& p : pages) CountPage(*p.page);
   }
 
-  size_t pages() const { return pages_; }
-  // On how many sample pages a text node has normalised text `text`.
-  size_t PagesWith(const std::string& text) const {
-    const auto it = texts_.find(text);
-    return it == texts_.end() ? 0 : it->second;
-  }
-
   // Whether every value of anchor feature `f` is template text and none is,
   // or holds, a refused text.
   bool Admits(const rule::Feature& f) const {
@@ -228,30 +216,6 @@ class TemplateTexts {
   std::vector<std::string> refused_;  // folded, padded with a space each side
   absl::flat_hash_map<std::string, size_t> texts_, first_words_, last_words_;
 };
-
-// The candidates that count for support: valid ones, less text nodes whose
-// text is on every sample page (a menu entry, a label), when there are 2
-// pages or more and no annotated node's text is: a value varies from page
-// to page. An anchor that is template text but stands beside the value on
-// some pages only ("Sale" after the value here, after the menu's "Catalog"
-// there) then gets no support from the template text it selects, and
-// loses to a rule that finds a value on every page.
-Bits TemplateValues(const Universe& u, const TemplateTexts& texts) {
-  Bits out = u.valid;
-  const size_t n = texts.pages();
-  if (n < 2) return out;
-  for (size_t i = 0; i < u.candidates.size(); ++i) {
-    if (Test(u.positive, i) && u.candidates[i].node().is_text() && texts.PagesWith(u.candidates[i].text()) == n) {
-      return out;
-    }
-  }
-  for (size_t i = 0; i < u.candidates.size(); ++i) {
-    if (u.candidates[i].node().is_text() && texts.PagesWith(u.candidates[i].text()) == n) {
-      out[i / 64] &= ~(uint64_t{1} << (i % 64));
-    }
-  }
-  return out;
-}
 
 struct PreciseSet {
   std::vector<int> set;
@@ -371,7 +335,6 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   LearnedXPath result;
   std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
   const TemplateTexts template_texts(pages, options.refused_anchor_texts);
-  u.supporting = TemplateValues(u, template_texts);
   std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !template_texts.Admits(f); });
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
