@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "common/html/text.h"
@@ -150,71 +149,30 @@ int Fragility(const rule::Feature& f, bool long_anchor) {
   }
 }
 
-// The sample pages' texts, each with the number of pages that show it:
-// every non-blank text node's normalised text (what kOutLeftText and
-// kOutRightText compare with: XPath's normalize-space), its last word
-// (kOutLeftWord) and its first word (kOutRightWord). Decides which anchor
-// features are template text (see kMaxLabelWords in the header).
-class TemplateTexts {
+// Which anchor features may be used: none whose text is, or holds as whole
+// words, a value annotated on the sample pages (data of those pages, not a
+// label).
+class AnchorFilter {
  public:
-  TemplateTexts(const std::vector<ExamplePage>& pages, const std::vector<std::string>& refused)
-      : pages_(pages.size()) {
+  explicit AnchorFilter(const std::vector<std::string>& refused) {
     for (const std::string& r : refused) {
       std::string folded = html::FoldText(r);
       if (!folded.empty()) refused_.push_back(" " + folded + " ");
     }
-    for (const ExamplePage& p : pages) CountPage(*p.page);
   }
 
-  // Whether every value of anchor feature `f` is template text and none is,
-  // or holds, a refused text.
   bool Admits(const rule::Feature& f) const {
-    const absl::flat_hash_map<std::string, size_t>& counts =
-        f.kind == rule::Kind::kOutLeftWord ? last_words_ : f.kind == rule::Kind::kOutRightWord ? first_words_ : texts_;
-    for (const std::string& v : f.values) {
-      if (IsRefused(v)) return false;
-      const auto it = counts.find(v);
-      if (!IsTemplate(v, it == counts.end() ? 0 : it->second)) return false;
-    }
-    return true;
+    return std::none_of(f.values.begin(), f.values.end(), [&](const std::string& v) { return IsRefused(v); });
   }
 
  private:
-  void CountPage(const html::Page& page) {
-    absl::flat_hash_set<std::string> texts, first, last;
-    const html::Node root = page.root();
-    for (html::Node n = root; n; n = n.NextInDocument(root)) {
-      if (!n.is_text()) continue;
-      std::string t = html::NormalizeXmlSpace(n.RawText());
-      if (t.empty()) continue;
-      first.insert(t.substr(0, t.find(' ')));
-      const size_t sp = t.rfind(' ');
-      last.insert(sp == std::string::npos ? t : t.substr(sp + 1));
-      texts.insert(std::move(t));
-    }
-    for (const std::string& t : texts) ++texts_[t];
-    for (const std::string& t : first) ++first_words_[t];
-    for (const std::string& t : last) ++last_words_[t];
-  }
-
-  bool IsTemplate(const std::string& v, size_t pages_with_it) const {
-    if (pages_ <= 1) {
-      return WordCount(v) <= static_cast<size_t>(kMaxLabelWords) &&
-             std::none_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    }
-    return pages_with_it >= 2 && 2 * pages_with_it >= pages_;
-  }
-
-  // Equal to a refused text or holding one as whole words.
   bool IsRefused(const std::string& v) const {
     const std::string padded = " " + html::FoldText(v) + " ";
     return std::any_of(refused_.begin(), refused_.end(),
                        [&](const std::string& r) { return padded.find(r) != std::string::npos; });
   }
 
-  size_t pages_;
   std::vector<std::string> refused_;  // folded, padded with a space each side
-  absl::flat_hash_map<std::string, size_t> texts_, first_words_, last_words_;
 };
 
 struct PreciseSet {
@@ -334,8 +292,8 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
 
   LearnedXPath result;
   std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
-  const TemplateTexts template_texts(pages, options.refused_anchor_texts);
-  std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !template_texts.Admits(f); });
+  const AnchorFilter anchors(options.refused_anchor_texts);
+  std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !anchors.Admits(f); });
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
   std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
