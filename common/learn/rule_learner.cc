@@ -516,6 +516,14 @@ AttributeDiagnostic LearnFromJsonLd(const AttributeContext& c, const Positives& 
   return d;
 }
 
+// Every value annotated on the sample pages, of every attribute: data of
+// those pages, never an anchor of any attribute's XPath.
+std::vector<std::string> AnnotatedValues(const RuleLearnInput& input) {
+  std::vector<std::string> out;
+  for (const AttributeAnnotation& a : input.annotations) out.insert(out.end(), a.values.begin(), a.values.end());
+  return out;
+}
+
 AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<const AttributeAnnotation*>& anns,
                                    v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
   AttributeDiagnostic d;
@@ -537,6 +545,7 @@ AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<
   if (pos.source == ValueSource::kJsonLd) return LearnFromJsonLd(c, pos, *reader, pages, rule, std::move(d));
   XPathLearnOptions xo = c.options.xpath;
   xo.multi_valued = c.attr.multi_valued();
+  xo.refused_anchor_texts = AnnotatedValues(c.input);
   xo.value_filter = ValueFilter(c, *reader);
   absl::StatusOr<LearnedXPath> learned = LearnXPath(pages, xo);
   if (!learned.ok()) {

@@ -98,29 +98,82 @@ Bits And(const std::vector<const Bits*>& parts, size_t words) {
   return out;
 }
 
+bool IsAnchorKind(rule::Kind k) { return k >= rule::Kind::kOutLeftText; }
+
+size_t WordCount(const std::string& normalised) {
+  return normalised.empty() ? 0 : std::count(normalised.begin(), normalised.end(), ' ') + 1;
+}
+
+bool IsLong(const std::string& normalised) { return WordCount(normalised) > static_cast<size_t>(kMaxLabelWords); }
+
+// A label is a few words ("ISBN-13:", "Sold by"); a longer anchor is a
+// sentence, which editors reword and which is often content (a review
+// link's "I'm the author/artist and I want to review"). A word anchor is as
+// long as the texts it is cut from: the last word of a sentence is that
+// sentence's fragment, not a label.
+bool IsLongAnchor(const rule::Feature& f, const std::vector<rule::Candidate>& positives) {
+  switch (f.kind) {
+    case rule::Kind::kOutLeftWord:
+      return std::any_of(positives.begin(), positives.end(), [](const rule::Candidate& c) { return IsLong(c.left()); });
+    case rule::Kind::kOutRightWord:
+      return std::any_of(positives.begin(), positives.end(), [](const rule::Candidate& c) { return IsLong(c.right()); });
+    default:
+      return IsAnchorKind(f.kind) && std::any_of(f.values.begin(), f.values.end(), IsLong);
+  }
+}
+
 // How fragile a feature is, for ties between feature sets of equal support
 // and distance. The paper's strong features first: id and class values and
 // the label text before a value (rarely changed); then a label after it,
 // the node's own text and tags; sibling features last, the farther the
-// sibling the weaker (an added row moves it).
-int Fragility(const rule::Feature& f) {
+// sibling the weaker (an added row moves it). A long anchor sentence
+// (`long_anchor`) counts as weaker than a short label on either side and
+// than a tag.
+int Fragility(const rule::Feature& f, bool long_anchor) {
   switch (f.kind) {
     case rule::Kind::kId:
     case rule::Kind::kClass:
       return f.values.empty() ? 1 : 0;
     case rule::Kind::kOutLeftText:
     case rule::Kind::kOutLeftWord:
-      return 0;
+      return long_anchor ? 2 : 0;
     case rule::Kind::kOutRightText:
     case rule::Kind::kOutRightWord:
     case rule::Kind::kInLeftText:
     case rule::Kind::kInRightText:
+      return long_anchor ? 3 : 1;
     case rule::Kind::kTag:
       return 1;
     default:  // sibling kinds
       return 1 + f.index;
   }
 }
+
+// Which anchor features may be used: none whose text is, or holds as whole
+// words, a value annotated on the sample pages (data of those pages, not a
+// label).
+class AnchorFilter {
+ public:
+  explicit AnchorFilter(const std::vector<std::string>& refused) {
+    for (const std::string& r : refused) {
+      std::string folded = html::FoldText(r);
+      if (!folded.empty()) refused_.push_back(" " + folded + " ");
+    }
+  }
+
+  bool Admits(const rule::Feature& f) const {
+    return std::none_of(f.values.begin(), f.values.end(), [&](const std::string& v) { return IsRefused(v); });
+  }
+
+ private:
+  bool IsRefused(const std::string& v) const {
+    const std::string padded = " " + html::FoldText(v) + " ";
+    return std::any_of(refused_.begin(), refused_.end(),
+                       [&](const std::string& r) { return padded.find(r) != std::string::npos; });
+  }
+
+  std::vector<std::string> refused_;  // folded, padded with a space each side
+};
 
 struct PreciseSet {
   std::vector<int> set;
@@ -240,7 +293,9 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   }
 
   LearnedXPath result;
-  const std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
+  std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
+  const AnchorFilter anchors(options.refused_anchor_texts);
+  std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !anchors.Admits(f); });
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
   std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
@@ -264,9 +319,13 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     for (int f : set) d = std::max(d, own_element ? std::max(0, features[f].level - 1) : features[f].level);
     return d;
   };
+  std::vector<int> fragility(features.size());
+  for (size_t f = 0; f < features.size(); ++f) {
+    fragility[f] = Fragility(features[f], IsLongAnchor(features[f], positive_candidates));
+  }
   const auto fragility_of = [&](const std::vector<int>& set) {
     int c = 0;
-    for (int f : set) c += Fragility(features[f]);
+    for (int f : set) c += fragility[f];
     return c;
   };
 
