@@ -140,7 +140,31 @@ absl::StatusOr<std::optional<v1::ValueSplit>> LearnSplit(const std::vector<ListE
   for (size_t i = 0; i < examples.size(); ++i) {
     if (absl::Status s = Check(split, examples[i], placed[i]); !s.ok()) return s;
   }
-  return std::optional<v1::ValueSplit>(split);
+  // Beyond the separators seen: a site may join one list with "," on one
+  // page and ";" or " / " on another, and two or three annotated pages
+  // cannot show them all. Once the text is known to be a list, the other
+  // punctuation separators (not line breaks: those are layout) are admitted
+  // too, unless one of them occurs inside an annotated value ("Smith &
+  // Sons", "AC/DC"), and provided every example still splits exactly.
+  v1::ValueSplit wider;
+  for (const std::string& sep : rule::KnownSeparators()) {
+    const bool was_seen = std::find(seen.begin(), seen.end(), sep) != seen.end();
+    if (!was_seen) {
+      if (sep == "\n") continue;
+      v1::ValueSplit only;
+      only.add_separators(sep);
+      bool inside_value = false;
+      for (const ListExample& e : examples) {
+        for (const std::string& v : e.values) inside_value = inside_value || rule::SplitValues(only, v).size() != 1;
+      }
+      if (inside_value) continue;
+    }
+    wider.add_separators(sep);
+  }
+  for (size_t i = 0; i < examples.size(); ++i) {
+    if (!Check(wider, examples[i], placed[i]).ok()) return std::optional<v1::ValueSplit>(split);
+  }
+  return std::optional<v1::ValueSplit>(wider);
 }
 
 absl::StatusOr<RangeExample> ListSpan(const ListExample& example) {

@@ -32,8 +32,11 @@ struct ListExample {
 // between consecutive values, each of rule::KnownSeparators() (the text
 // between two values, trimmed of spaces, must be a sequence of them: ",",
 // ";", "and", "&", "/", "|", or only a line break; "," then "and" in "A, B,
-// and C" counts as both). nullopt when no example has two values. The split
-// must give back exactly each example's values from its ListSpan, else
+// and C" counts as both), widened by the other known separators except the
+// line break (a site may vary its list punctuation from page to page) that
+// occur in no annotated value and keep every example's split exact. nullopt
+// when no example has two values. The split of the seen separators must give
+// back exactly each example's values from its ListSpan, else
 // FailedPrecondition saying what it gave. InvalidArgument naming the example
 // when a value is empty or not in its text, or when the text between two
 // values is not made of separators.
