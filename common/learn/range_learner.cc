@@ -191,6 +191,22 @@ absl::StatusOr<std::vector<std::optional<v1::TextRange>>> RangeCandidates(const 
     if (words.ok()) add(*words);
   }
   absl::StatusOr<std::optional<v1::TextRange>> characters = Consistent(located->characters, v1::TextRange::CHARACTERS);
+  if (characters.ok() && *characters && typed && (*characters)->length() > 0) {
+    // A constant length in characters is most often the annotated values'
+    // coincidence ("12.00", "13.00", "47.82": five characters each, then
+    // "4.99" or "1,234.56" on other pages). With a typed regex, the same
+    // anchor without the length lets the regex find the value's end: tried
+    // first.
+    v1::TextRange open = **characters;
+    open.set_length(0);
+    if (open.anchor_end()) {
+      open.set_anchor_end(false);
+      open.set_skip_start(0);
+    } else {
+      open.set_skip_end(0);
+    }
+    add(open);
+  }
   if (characters.ok()) add(*characters);
   if (typed) {
     if (!located->words.empty()) {

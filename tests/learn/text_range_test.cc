@@ -129,6 +129,17 @@ TEST(RangeCandidates, OrderOfPreference) {
        true,
        {"skip_start: 2 length: 1", "skip_start: 2 nearest_match: true",
         "skip_start: 11 unit: CHARACTERS nearest_match: true", ""}},
+      // Three five-character values: the constant length is their
+      // coincidence; the regex finds "4.99" or "1,234.56" on other pages.
+      {"typed, constant character length: without the length first",
+       {{"£12.00 (inc VAT)", "12.00"}, {"€13.00", "13.00"}, {"$47.82 each", "47.82"}},
+       true,
+       {"skip_start: 1 unit: CHARACTERS", "skip_start: 1 length: 5 unit: CHARACTERS",
+        "skip_start: 1 unit: CHARACTERS nearest_match: true", ""}},
+      {"untyped, constant character length: kept",
+       {{"£12.00 (inc VAT)", "12.00"}, {"€13.00", "13.00"}},
+       false,
+       {"skip_start: 1 length: 5 unit: CHARACTERS"}},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.name);
