@@ -2609,13 +2609,6 @@ const std::vector<std::string>& StoreAttributes() {
   return *kAttributes;
 }
 
-bool IsValueCaseAttribute(absl::string_view name) {
-  static constexpr absl::string_view kValueCases[] = {
-      "link",    "image",  "og_title",  "published",  "unit_price", "tagline",
-      "weight",  "designers", "collection", "features", "address"};
-  return std::find(std::begin(kValueCases), std::end(kValueCases), name) != std::end(kValueCases);
-}
-
 std::vector<GeneratedPage> GenerateSite(const SiteOptions& options) {
   const Site site = MakeSite(options);
   const std::vector<PageSlot> order = SiteOrder(options);

@@ -118,15 +118,6 @@ const std::vector<std::string>& ProductAttributes();
 // The attributes of the "store" template's record, in ground-truth order.
 const std::vector<std::string>& StoreAttributes();
 
-// Whether `name` is an attribute of the demo verticals that only the value
-// model (issue 12: values in attributes, across text nodes, character
-// ranges, split lists) extracts: link, image, og_title, published,
-// unit_price, tagline, weight, designers, collection, features, address.
-// Until the value model lands, the demo-quality tests skip these in their
-// precision/recall bars through this one function; delete it (and its
-// uses) then, so that every attribute meets the bars.
-bool IsValueCaseAttribute(absl::string_view name);
-
 // Generates the whole site in site order. Deterministic in `options`.
 std::vector<GeneratedPage> GenerateSite(const SiteOptions& options);
 

@@ -191,12 +191,12 @@ absl::StatusOr<std::vector<std::optional<v1::TextRange>>> RangeCandidates(const 
     if (words.ok()) add(*words);
   }
   absl::StatusOr<std::optional<v1::TextRange>> characters = Consistent(located->characters, v1::TextRange::CHARACTERS);
-  if (characters.ok() && *characters && typed && (*characters)->length() > 0) {
-    // A constant length in characters is most often the annotated values'
-    // coincidence ("12.00", "13.00", "47.82": five characters each, then
-    // "4.99" or "1,234.56" on other pages). With a typed regex, the same
-    // anchor without the length lets the regex find the value's end: tried
-    // first.
+  if (characters.ok() && *characters && typed) {
+    // A constant length in characters, or a constant count of characters
+    // after the value, is most often the annotated values' coincidence
+    // ("£12.00 (inc VAT)", "£47.82 (inc VAT)"; then "€4.99" or "$1,234.56
+    // each" on other pages). With a typed regex, the same anchor alone lets
+    // the regex find where the value ends: tried first.
     v1::TextRange open = **characters;
     open.set_length(0);
     if (open.anchor_end()) {

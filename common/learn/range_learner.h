@@ -43,10 +43,11 @@ absl::StatusOr<std::optional<v1::TextRange>> LearnTextRange(const std::vector<Ra
 // rule learner keeps the first with which the rule reproduces every
 // annotated value. nullopt stands for no range. In order, each once:
 //  1. LearnTextRange's word range (or no range), when one is consistent;
-//  2. its character range, when one is consistent; with a typed regex, a
-//     character range of constant length is preceded by the same anchor
-//     without the length (the regex finds where the value ends: a constant
-//     length in characters is most often the annotated values' coincidence);
+//  2. its character range, when one is consistent; with a typed regex,
+//     preceded by its anchor alone (skip_start, or skip_end when anchored at
+//     the end; no length): the regex finds where the value ends, as a
+//     constant length or trailing count in characters is most often the
+//     annotated values' coincidence;
 //  and when the attribute has a typed regex (`typed`):
 //  3. nearest_match ranges (rule/text_range.h NearestMatch) at the offset
 //     that is constant across the examples: from the start, then from the

@@ -130,7 +130,6 @@ TEST(RulesCli, LearnExtractAndExport) {
   EXPECT_EQ(call.at("rule").struct_value().fields().at("cluster_id").string_value(), cluster);
   for (const auto& d : call.at("diagnostics").list_value().values()) {
     const std::string attribute = d.struct_value().fields().at("attribute").string_value();
-    if (demo::IsValueCaseAttribute(attribute)) continue;  // until the value model lands
     EXPECT_TRUE(d.struct_value().fields().at("learnt").bool_value()) << attribute << " " << r.out.substr(0, 2000);
   }
   EXPECT_EQ(call.at("annotated_urls").list_value().values().size(), 2u);
@@ -161,7 +160,6 @@ TEST(RulesCli, LearnExtractAndExport) {
   EXPECT_EQ(statuses["OK"] + statuses["PARTIAL"] + statuses["NO_SHINGLE_MATCH"], 120);
   EXPECT_EQ(statuses["NO_URL_MATCH"], 100);  // the templates without a rule
   for (const auto& [attr, s] : scorer.scores()) {
-    if (demo::IsValueCaseAttribute(attr)) continue;  // until the value model lands
     EXPECT_GE(s.precision(), 0.98) << attr;
     EXPECT_GE(s.recall(), 0.9) << attr;
   }
@@ -195,7 +193,7 @@ TEST(RulesCli, LearnExtractAndExport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const google::protobuf::Struct exported_fields = ParseJson(r.out);
   const auto& fields = exported_fields.fields().at("fields").list_value().values();
-  EXPECT_EQ(fields.size(), 7u) << r.out;  // product.json's attributes
+  EXPECT_EQ(fields.size(), demo::ProductAttributes().size()) << r.out;  // product.json's attributes
   int exported = 0;
   for (const auto& f : fields) {
     const auto& m = f.struct_value().fields();
@@ -431,7 +429,6 @@ TEST(RulesCli, EvalSwdeScoresTheDemoSite) {
   const auto& attrs = report.fields().at("attributes").struct_value().fields();
   EXPECT_EQ(attrs.size(), demo::ProductAttributes().size());
   for (const auto& [name, s] : attrs) {
-    if (demo::IsValueCaseAttribute(name)) continue;  // until the value model lands
     EXPECT_GE(s.struct_value().fields().at("precision").number_value(), 0.98) << name;
   }
 }

@@ -1014,18 +1014,6 @@ TEST(ValueCasesTest, TruthValuesAreTheirTypesValues) {
   }
 }
 
-// The one helper the demo-quality tests skip the value cases with, until
-// the value model lands: it names exactly the attributes checked here.
-TEST(ValueCasesTest, IsValueCaseAttributeNamesTheseCases) {
-  for (const auto* attributes : {&ProductAttributes(), &StoreAttributes()}) {
-    for (const std::string& attribute : *attributes) {
-      EXPECT_EQ(IsValueCaseAttribute(attribute), IsValueCase(attribute)) << attribute;
-    }
-  }
-  EXPECT_FALSE(IsValueCaseAttribute("isbn"));
-  EXPECT_FALSE(IsValueCaseAttribute(""));
-}
-
 // The value cases follow the seed like the rest of the site.
 TEST(ValueCasesTest, DifferentSeedsGiveDifferentValueCases) {
   const std::vector<GeneratedPage> a = GenerateSite(SmallSite(3));

@@ -212,7 +212,6 @@ void ExpectAccurate(const workflow::ApiRunReport& report, double bar) {
   EXPECT_GE(report.clusters_with_rule, 1u);
   EXPECT_FALSE(report.scorer.scores().empty());
   for (const auto& [name, s] : report.scorer.scores()) {
-    if (demo::IsValueCaseAttribute(name)) continue;  // until the value model lands
     EXPECT_GE(s.precision(), bar) << name;
     EXPECT_GE(s.recall(), bar) << name;
   }

@@ -79,7 +79,6 @@ TEST_F(EnginesTest, DemoSiteThroughTheApisIsExtractedAccurately) {
   EXPECT_LE(report->pages_annotated, 3u * report->sample.clusters_size());
   ASSERT_EQ(report->records.size(), demo_->pages.size());
   for (const auto& [name, s] : report->scorer.scores()) {
-    if (demo::IsValueCaseAttribute(name)) continue;  // until the value model lands
     EXPECT_GE(s.precision(), 0.98) << name;
     EXPECT_GE(s.recall(), 0.98) << name;
   }

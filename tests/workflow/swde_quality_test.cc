@@ -63,7 +63,6 @@ void ExpectBar(const SiteScore& s, double precision, double recall) {
   EXPECT_LE(s.max_annotated, 3u);
   EXPECT_FALSE(s.scorer.scores().empty());
   for (const auto& [name, score] : s.scorer.scores()) {
-    if (demo::IsValueCaseAttribute(name)) continue;  // until the value model lands
     EXPECT_GE(score.precision(), precision) << name << ": " << score.values_correct << "/" << score.values_extracted;
     EXPECT_GE(score.recall(), recall) << name << ": " << score.truth_found << "/" << score.truth_values;
   }
