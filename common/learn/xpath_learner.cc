@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "common/html/text.h"
@@ -40,6 +41,9 @@ struct Universe {
   Bits positive, annotated;
   // Candidates that can hold a value (XPathLearnOptions::value_filter).
   Bits valid;
+  // Valid candidates that count for support: not template text (see
+  // TemplateValues).
+  Bits supporting;
   size_t words = 0;
 };
 
@@ -78,10 +82,12 @@ struct Evaluator {
       if (pages[p].annotated) continue;
       ++unannotated;
       size_t hits = 0;
+      bool supporting = false;
       for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) {
         hits += Test(sel, i) && Test(u.valid, i);
+        supporting |= Test(sel, i) && Test(u.supporting, i);
       }
-      supported += hits > 0;
+      supported += supporting;
       many |= hits > 1;
     }
     s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
@@ -174,6 +180,61 @@ class AnchorFilter {
 
   std::vector<std::string> refused_;  // folded, padded with a space each side
 };
+
+// The sample pages' texts, each with the number of pages that show it as
+// the normalised text of a non-blank text node (what kOutLeftText and
+// kOutRightText compare with: XPath's normalize-space).
+class PageTexts {
+ public:
+  explicit PageTexts(const std::vector<ExamplePage>& pages) : pages_(pages.size()) {
+    for (const ExamplePage& p : pages) CountPage(*p.page);
+  }
+
+  size_t pages() const { return pages_; }
+  // On how many sample pages a text node has normalised text `text`.
+  size_t PagesWith(const std::string& text) const {
+    const auto it = texts_.find(text);
+    return it == texts_.end() ? 0 : it->second;
+  }
+
+ private:
+  void CountPage(const html::Page& page) {
+    absl::flat_hash_set<std::string> texts;
+    const html::Node root = page.root();
+    for (html::Node n = root; n; n = n.NextInDocument(root)) {
+      if (!n.is_text()) continue;
+      std::string t = html::NormalizeXmlSpace(n.RawText());
+      if (!t.empty()) texts.insert(std::move(t));
+    }
+    for (const std::string& t : texts) ++texts_[t];
+  }
+
+  size_t pages_;
+  absl::flat_hash_map<std::string, size_t> texts_;
+};
+
+// The candidates that count for support: valid ones, less text nodes whose
+// text is on every sample page (a menu entry, a label), when there are 2
+// pages or more and no annotated node's text is: a value varies from page
+// to page. An anchor that is template text but stands beside the value on
+// some pages only ("Sale" after the value here, after the menu's "Catalog"
+// there) then gets no support from the template text it selects, and
+// loses to a rule that finds a value on every page.
+Bits TemplateValues(const Universe& u, const PageTexts& texts) {
+  Bits out = u.valid;
+  const size_t n = texts.pages();
+  if (n < 2) return out;
+  const auto is_template = [&](size_t i) {
+    return u.candidates[i].node().is_text() && texts.PagesWith(u.candidates[i].text()) == n;
+  };
+  for (size_t i = 0; i < u.candidates.size(); ++i) {
+    if (Test(u.positive, i) && is_template(i)) return out;
+  }
+  for (size_t i = 0; i < u.candidates.size(); ++i) {
+    if (is_template(i)) out[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+  return out;
+}
 
 struct PreciseSet {
   std::vector<int> set;
@@ -295,6 +356,7 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
   LearnedXPath result;
   std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
   const AnchorFilter anchors(options.refused_anchor_texts);
+  u.supporting = TemplateValues(u, PageTexts(pages));
   std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !anchors.Admits(f); });
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");

@@ -72,7 +72,17 @@ std::vector<AnchorCase> Cases() {
     const std::string b = "<b>Brand:</b> " + brand + "<br>", s = "<b>Colour:</b> Red<br>";
     return AnchorPage{"<div class=meta>" + (brand_first ? b + s : s + b) + "</div>", brand};
   };
+  // The value's block and a "New" block swap places: "New" is template text
+  // but follows the value on some pages only (elsewhere it follows "Home").
+  const auto swapped = [](const std::string& value, bool value_first) {
+    const std::string a = "<div class=a><span>" + value + "</span></div>";
+    const std::string b = "<div class=b><span>New</span><span>Gift card</span></div>";
+    return AnchorPage{value_first ? a + b : b + a, value};
+  };
   return {
+      {"a template text beside the value on some pages only is not enough",
+       {swapped("Garden", true), swapped("Kitchen", false), swapped("Books", true), swapped("Toys", false)}, 1, {},
+       {swapped("Hats", false), swapped("Mugs", true)}, "New", ""},
       // Without the refusal, "$80" (on both sample pages) anchors the category.
       {"a price of the annotated page beside the category is refused",
        {item("$80", "Garden"), item("$80", "Kitchen")}, 1, {"$80", "Garden"},
