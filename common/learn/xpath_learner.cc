@@ -155,12 +155,66 @@ int Fragility(const rule::Feature& f, bool long_anchor) {
   }
 }
 
-// Which anchor features may be used: none whose text is, or holds as whole
-// words, a value annotated on the sample pages (data of those pages, not a
-// label).
+// The sample pages' texts, each with the number of pages that show it: the
+// normalised text of every non-blank text node (what kOutLeftText and
+// kOutRightText compare with: XPath's normalize-space), its last word
+// (kOutLeftWord) and its first word (kOutRightWord). Every page the
+// learner receives counts, annotated or not.
+class PageTexts {
+ public:
+  explicit PageTexts(const std::vector<ExamplePage>& pages) : pages_(pages.size()) {
+    for (const ExamplePage& p : pages) CountPage(*p.page);
+  }
+
+  size_t pages() const { return pages_; }
+  // On how many sample pages a text node has normalised text `text`.
+  size_t PagesWith(const std::string& text) const { return CountOf(texts_, text); }
+  // On how many sample pages anchor feature kind `k` finds `value`: as a
+  // whole text, as a text's last word (kOutLeftWord) or first word
+  // (kOutRightWord).
+  size_t PagesWith(rule::Kind k, const std::string& value) const {
+    return CountOf(k == rule::Kind::kOutLeftWord ? last_words_ : k == rule::Kind::kOutRightWord ? first_words_ : texts_,
+                   value);
+  }
+
+ private:
+  using Counts = absl::flat_hash_map<std::string, size_t>;
+
+  static size_t CountOf(const Counts& counts, const std::string& text) {
+    const auto it = counts.find(text);
+    return it == counts.end() ? 0 : it->second;
+  }
+
+  void CountPage(const html::Page& page) {
+    absl::flat_hash_set<std::string> texts, first, last;
+    const html::Node root = page.root();
+    for (html::Node n = root; n; n = n.NextInDocument(root)) {
+      if (!n.is_text()) continue;
+      std::string t = html::NormalizeXmlSpace(n.RawText());
+      if (t.empty()) continue;
+      first.insert(t.substr(0, t.find(' ')));
+      const size_t sp = t.rfind(' ');
+      last.insert(sp == std::string::npos ? t : t.substr(sp + 1));
+      texts.insert(std::move(t));
+    }
+    for (const std::string& t : texts) ++texts_[t];
+    for (const std::string& t : first) ++first_words_[t];
+    for (const std::string& t : last) ++last_words_[t];
+  }
+
+  size_t pages_;
+  Counts texts_, first_words_, last_words_;
+};
+
+// Which anchor features may be used. Never one whose text is, or holds as
+// whole words, a value annotated on the sample pages (data of those pages,
+// not a label). With `template_only`, also only template text: every value
+// is on at least half of the sample pages, and on 2 or more (see
+// LearnXPath in the header). One sample page tells nothing about it.
 class AnchorFilter {
  public:
-  explicit AnchorFilter(const std::vector<std::string>& refused) {
+  AnchorFilter(const std::vector<std::string>& refused, const PageTexts& texts, bool template_only)
+      : texts_(texts), template_only_(template_only) {
     for (const std::string& r : refused) {
       std::string folded = html::FoldText(r);
       if (!folded.empty()) refused_.push_back(" " + folded + " ");
@@ -168,7 +222,8 @@ class AnchorFilter {
   }
 
   bool Admits(const rule::Feature& f) const {
-    return std::none_of(f.values.begin(), f.values.end(), [&](const std::string& v) { return IsRefused(v); });
+    return std::none_of(f.values.begin(), f.values.end(),
+                        [&](const std::string& v) { return IsRefused(v) || !IsTemplate(f.kind, v); });
   }
 
  private:
@@ -178,39 +233,16 @@ class AnchorFilter {
                        [&](const std::string& r) { return padded.find(r) != std::string::npos; });
   }
 
+  bool IsTemplate(rule::Kind k, const std::string& v) const {
+    const size_t n = texts_.pages();
+    if (!template_only_ || n < 2) return true;
+    const size_t with = texts_.PagesWith(k, v);
+    return with >= 2 && 2 * with >= n;
+  }
+
+  const PageTexts& texts_;
+  bool template_only_;
   std::vector<std::string> refused_;  // folded, padded with a space each side
-};
-
-// The sample pages' texts, each with the number of pages that show it as
-// the normalised text of a non-blank text node (what kOutLeftText and
-// kOutRightText compare with: XPath's normalize-space).
-class PageTexts {
- public:
-  explicit PageTexts(const std::vector<ExamplePage>& pages) : pages_(pages.size()) {
-    for (const ExamplePage& p : pages) CountPage(*p.page);
-  }
-
-  size_t pages() const { return pages_; }
-  // On how many sample pages a text node has normalised text `text`.
-  size_t PagesWith(const std::string& text) const {
-    const auto it = texts_.find(text);
-    return it == texts_.end() ? 0 : it->second;
-  }
-
- private:
-  void CountPage(const html::Page& page) {
-    absl::flat_hash_set<std::string> texts;
-    const html::Node root = page.root();
-    for (html::Node n = root; n; n = n.NextInDocument(root)) {
-      if (!n.is_text()) continue;
-      std::string t = html::NormalizeXmlSpace(n.RawText());
-      if (!t.empty()) texts.insert(std::move(t));
-    }
-    for (const std::string& t : texts) ++texts_[t];
-  }
-
-  size_t pages_;
-  absl::flat_hash_map<std::string, size_t> texts_;
 };
 
 // The candidates that count for support: valid ones, less text nodes whose
@@ -306,7 +338,31 @@ std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& 
   return out;
 }
 
-absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
+namespace {
+
+// The alternatives of the rule learnt with all admissible anchors (`loose`,
+// precise) for the rule learnt with template anchors only (`strict`):
+// loose's winner when it differs from strict's, then loose's alternatives,
+// leaving out strict's own feature set; at most `max`.
+std::vector<std::vector<rule::Feature>> MergeAlternatives(const LearnedXPath& strict, const LearnedXPath& loose,
+                                                         size_t max) {
+  std::vector<std::vector<rule::Feature>> out;
+  const auto add = [&](const std::vector<rule::Feature>& fs) {
+    if (out.size() < max && fs != strict.features && std::find(out.begin(), out.end(), fs) == out.end()) {
+      out.push_back(fs);
+    }
+  };
+  add(loose.features);
+  for (const std::vector<rule::Feature>& fs : loose.alternatives) add(fs);
+  for (const std::vector<rule::Feature>& fs : strict.alternatives) add(fs);
+  return out;
+}
+
+// Algorithm 3 over the anchors `texts` admits (AnchorFilter). Sets
+// `*template_refused` when template admission left out an anchor that the
+// refusal of annotated values alone would keep.
+absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options,
+                                            const PageTexts& page_texts, bool template_only, bool* template_refused) {
   // Positives and their node type.
   std::vector<rule::Candidate> positive_candidates;
   std::vector<size_t> page_of;
@@ -355,9 +411,13 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
 
   LearnedXPath result;
   std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
-  const AnchorFilter anchors(options.refused_anchor_texts);
-  u.supporting = TemplateValues(u, PageTexts(pages));
+  const AnchorFilter anchors(options.refused_anchor_texts, page_texts, /*template_only=*/false);
+  const AnchorFilter template_anchors(options.refused_anchor_texts, page_texts, template_only);
+  u.supporting = TemplateValues(u, page_texts);
   std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !anchors.Admits(f); });
+  const size_t before = features.size();
+  std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !template_anchors.Admits(f); });
+  *template_refused = features.size() < before;
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
   std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
@@ -504,6 +564,32 @@ absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, c
     }
   }
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
+  const PageTexts texts(pages);
+  bool template_refused = false;
+  absl::StatusOr<LearnedXPath> strict = LearnXPathOnce(pages, options, texts, /*template_only=*/true, &template_refused);
+  if (!template_refused) return strict;
+  bool unused = false;
+  absl::StatusOr<LearnedXPath> loose = LearnXPathOnce(pages, options, texts, /*template_only=*/false, &unused);
+  if (!loose.ok()) return strict;
+  if (strict.ok() && strict->precise) {
+    // The anchors left out still tell where the annotated pages leave the
+    // value's place open: their precise sets stay alternatives.
+    if (loose->precise) strict->alternatives = MergeAlternatives(*strict, *loose, options.max_alternatives);
+    return strict;
+  }
+  // No precise rule from template anchors alone. The labels of a layout
+  // variant shown by a minority of the sample pages ("Published:" on the
+  // list-layout pages, "Publication date" on the table pages) are template
+  // text of that variant; once both variants are annotated only their
+  // disjunction is precise. Anchors that are not annotated values are then
+  // allowed, and win when they give a precise rule.
+  if (loose->precise || !strict.ok()) return loose;
+  return strict;
 }
 
 }  // namespace vertex::learn

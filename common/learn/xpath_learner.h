@@ -101,12 +101,16 @@ std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& 
 // Anchors. An anchor feature (kOutLeftText ... kInRightText) is generated
 // only when none of its values is, or holds as whole words, a value
 // annotated on the sample pages (XPathLearnOptions::refused_anchor_texts).
+// Template anchors first (issue 12, 5): LearnXPath learns with the anchors
+// whose every value is template text, on at least half of the sample pages
+// (annotated or not) and on 2 or more; one sample page admits every anchor.
+// When template anchors give no precise rule (a minority layout's label:
+// "Published:" on list pages beside "Publication date" on table pages) the
+// other anchors are allowed, and their rule wins if it is precise. When the
+// template rule is precise, the other anchors' precise sets stay among its
+// alternatives (the editor loop asks for a page where they disagree).
 // Among anchors a short label (<= kMaxLabelWords words) wins ties over a
-// long sentence (see Fragility in the .cc). Not done (issue 12, 5): an
-// admission threshold on how many sample pages show an anchor text; tried
-// (half of the pages; one page: short and without numbers), it changed the
-// editor loop of cli_variant_site_test, cli_rules_test and
-// cli_tiny_sites_test.
+// long sentence (see Fragility in the .cc).
 inline constexpr int kMaxLabelWords = 6;
 
 // Algorithm 3. InvalidArgument when no page has a positive node, or

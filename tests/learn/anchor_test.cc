@@ -79,7 +79,23 @@ std::vector<AnchorCase> Cases() {
     const std::string b = "<div class=b><span>New</span><span>Gift card</span></div>";
     return AnchorPage{value_first ? a + b : b + a, value};
   };
+  // Two layouts of one page type, the date's row first or second: labels
+  // tell the date from the format, and the list layout's labels are on a
+  // minority of the sample pages.
+  const auto layout = [](const std::string& date, bool list, bool date_first) {
+    const std::string d = list ? "<li><span>Published:</span> <span>" + date + "</span></li>"
+                               : "<tr><th>Publication date</th><td>" + date + "</td></tr>";
+    const std::string f = list ? "<li><span>Format:</span> <span>Paper</span></li>" : "<tr><th>Format</th><td>Paper</td></tr>";
+    const std::string rows = date_first ? d + f : f + d;
+    return AnchorPage{list ? "<ul class=details>" + rows + "</ul>" : "<table class=details>" + rows + "</table>", date};
+  };
   return {
+      // Template labels alone give no precise rule: "Published:" is on 1 of
+      // 5 sample pages, yet the label pair is the only precise rule.
+      {"a minority layout's label anchors when template labels alone are not precise",
+       {layout("2001-03-04", false, true), layout("2002-05-06", true, false), layout("2003-07-08", false, false),
+        layout("2004-09-10", false, true), layout("2005-11-12", false, false)}, 2, {},
+       {layout("2006-01-02", true, true), layout("2007-02-03", false, false)}, "", "Published:"},
       {"a template text beside the value on some pages only is not enough",
        {swapped("Garden", true), swapped("Kitchen", false), swapped("Books", true), swapped("Toys", false)}, 1, {},
        {swapped("Hats", false), swapped("Mugs", true)}, "New", ""},
