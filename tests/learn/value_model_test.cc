@@ -8,12 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "common/extract/compiled_rule.h"
-#include "common/html/page.h"
-#include "common/learn/rule_learner.h"
-#include "common/schema/schema.h"
 #include "gtest/gtest.h"
+#include "tests/learn/learn_case.h"
 
 namespace vertex::learn {
 namespace {
@@ -40,38 +36,13 @@ std::string Document(const CasePage& p) {
 // Runs one case; "" when every test page gives its expected values, else
 // what went wrong.
 std::string RunCase(const Case& c) {
-  absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(
-      absl::StrCat(R"({"vertical": "t", "attributes": [)", c.attribute_json, "]}"), c.name);
-  if (!schema.ok()) return std::string(schema.status().message());
-  const std::string attribute = schema->attribute(0).name();
-  html::Parser parser;
-  std::vector<html::Page> pages;
+  std::vector<testing::CaseDocument> documents;
   for (size_t i = 0; i < c.pages.size(); ++i) {
-    absl::StatusOr<html::Page> page = parser.Parse(Document(c.pages[i]), absl::StrCat("http://shop.test/item/", 100 + i));
-    if (!page.ok()) return std::string(page.status().message());
-    pages.push_back(*std::move(page));
+    documents.push_back({Document(c.pages[i]), absl::StrCat("http://shop.test/item/", 100 + i), c.pages[i].values});
   }
-  RuleLearnInput input;
-  for (const html::Page& p : pages) input.pages.push_back(&p);
-  for (size_t i = 0; i < c.annotated; ++i) input.annotations.push_back({i, attribute, c.pages[i].values, ""});
-  absl::StatusOr<RuleLearnResult> learnt = LearnRule(*schema, input);
+  absl::StatusOr<testing::LearntCase> learnt = testing::LearnCase(c.name, c.attribute_json, documents, c.annotated);
   if (!learnt.ok()) return std::string(learnt.status().message());
-  if (!learnt->diagnostics[0].learnt) {
-    return absl::StrCat("not learnt: ", DiagnosticCodeName(learnt->diagnostics[0].code), ": ",
-                        learnt->diagnostics[0].message);
-  }
-  absl::StatusOr<extract::CompiledRule> rule = extract::CompiledRule::Create(learnt->rule, *schema);
-  if (!rule.ok()) return std::string(rule.status().message());
-  std::string errors;
-  for (size_t i = 0; i < pages.size(); ++i) {
-    absl::StatusOr<std::vector<extract::AttributeResult>> got = rule->Apply(pages[i]);
-    if (!got.ok()) return std::string(got.status().message());
-    if ((*got)[0].values != c.pages[i].values) {
-      absl::StrAppend(&errors, "page ", i, ": got [", absl::StrJoin((*got)[0].values, " | "), "] want [",
-                      absl::StrJoin(c.pages[i].values, " | "), "] (rule ", learnt->rule.attributes(0).xpath(), ") ");
-    }
-  }
-  return errors;
+  return testing::ExtractionMismatches(*learnt, documents);
 }
 
 // A product block: `inner` inside the template's frame, with a varying

@@ -11,13 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "common/extract/compiled_rule.h"
-#include "common/html/page.h"
-#include "common/html/text.h"
-#include "common/learn/rule_learner.h"
-#include "common/schema/schema.h"
 #include "gtest/gtest.h"
+#include "tests/learn/learn_case.h"
 
 namespace vertex::learn {
 namespace {
@@ -42,43 +37,19 @@ std::string Post(const std::string& inner, int i) {
 }
 
 std::string RunRow(const Row& row) {
-  absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(
-      absl::StrCat(R"({"vertical": "t", "attributes": [)", row.attribute_json, "]}"), row.name);
-  if (!schema.ok()) return std::string(schema.status().message());
-  html::Parser parser;
-  std::vector<html::Page> pages;
+  std::vector<testing::CaseDocument> documents;
   for (size_t i = 0; i < row.pages.size(); ++i) {
-    absl::StatusOr<html::Page> page = parser.Parse(Document(row.pages[i].first), absl::StrCat("http://blog.test/2026/post-", i));
-    if (!page.ok()) return std::string(page.status().message());
-    pages.push_back(*std::move(page));
+    documents.push_back(
+        {Document(row.pages[i].first), absl::StrCat("http://blog.test/2026/post-", i), row.pages[i].second});
   }
-  RuleLearnInput input;
-  for (const html::Page& p : pages) input.pages.push_back(&p);
-  for (size_t i = 0; i < row.annotated; ++i) {
-    input.annotations.push_back({i, schema->attribute(0).name(), row.pages[i].second, ""});
-  }
-  absl::StatusOr<RuleLearnResult> learnt = LearnRule(*schema, input);
+  absl::StatusOr<testing::LearntCase> learnt = testing::LearnCase(row.name, row.attribute_json, documents, row.annotated);
   if (!learnt.ok()) return std::string(learnt.status().message());
-  const AttributeDiagnostic& d = learnt->diagnostics[0];
-  if (!d.learnt) return absl::StrCat("not learnt: ", DiagnosticCodeName(d.code), ": ", d.message);
-  const v1::AttributeRule& rule = learnt->rule.attributes(0);
   std::string errors;
-  if (rule.value_attribute() != row.value_attribute) {
-    absl::StrAppend(&errors, "reads @", rule.value_attribute(), " want @", row.value_attribute, "; ");
+  if (learnt->result.diagnostics[0].learnt) {
+    const std::string& read = learnt->result.rule.attributes(0).value_attribute();
+    if (read != row.value_attribute) absl::StrAppend(&errors, "reads @", read, " want @", row.value_attribute, "; ");
   }
-  absl::StatusOr<extract::CompiledRule> compiled = extract::CompiledRule::Create(learnt->rule, *schema);
-  if (!compiled.ok()) return std::string(compiled.status().message());
-  for (size_t i = 0; i < pages.size(); ++i) {
-    absl::StatusOr<std::vector<extract::AttributeResult>> got = compiled->Apply(pages[i]);
-    if (!got.ok()) return std::string(got.status().message());
-    std::vector<std::string> values;
-    for (const std::string& v : (*got)[0].values) values.push_back(html::NormalizeSpace(v));
-    if (values != row.pages[i].second) {
-      absl::StrAppend(&errors, "page ", i, ": got [", absl::StrJoin(values, " | "), "] want [",
-                      absl::StrJoin(row.pages[i].second, " | "), "] (rule ", rule.xpath(), ") ");
-    }
-  }
-  return errors;
+  return errors + testing::ExtractionMismatches(*learnt, documents, /*normalize=*/true);
 }
 
 std::vector<Row> Rows() {
