@@ -19,6 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -77,6 +78,7 @@ struct TimedSite {
   std::vector<BenchPage> pages;
   // Per page, the compiled XPaths of its cluster's rule (both renderings).
   std::vector<std::vector<std::shared_ptr<xmlXPathCompExpr>>> label_first, top_down;
+  std::vector<std::vector<std::string>> label_first_text;  // the XPaths of label_first
   size_t anchored = 0, xpaths = 0;
 };
 
@@ -101,11 +103,17 @@ absl::StatusOr<TimedSite> LoadTimedSite(bool demo, int max_pages) {
   for (const workflow::SimulatedCluster& c : learnt.clusters) {
     const v1::Rule& rule = c.result.learnt.rule;
     std::vector<std::shared_ptr<xmlXPathCompExpr>> fast, slow;
+    std::vector<std::string> fast_text;
     for (const v1::AttributeRule& a : rule.attributes()) {
       if (a.method() != v1::AttributeRule::XPATH) continue;
-      fast.push_back(Compile(extract::ExportXPath(a).value()));
+      fast_text.push_back(extract::ExportXPath(a).value());
+      fast.push_back(Compile(fast_text.back()));
       slow.push_back(Compile(a.features_size() > 0 ? TopDownXPath(a) : extract::ExportXPath(a).value()));
-      out.anchored += extract::ExportXPath(a).value().find("::text()[normalize-space(.)!=''][1]") != std::string::npos;
+      out.anchored += std::any_of(a.features().begin(), a.features().end(), [](const v1::XPathFeature& f) {
+        const rule::Kind k = rule::FeatureFromProto(f).value().kind;
+        return k == rule::Kind::kOutLeftText || k == rule::Kind::kOutLeftWord || k == rule::Kind::kOutRightText ||
+               k == rule::Kind::kOutRightWord;
+      });
     }
     if (fast.empty()) continue;
     // An even spread of the cluster's pages, up to the site's budget.
@@ -115,6 +123,7 @@ absl::StatusOr<TimedSite> LoadTimedSite(bool demo, int max_pages) {
       if (it == page_of_file.end()) continue;
       out.pages.push_back(corpus.pages[it->second]);
       out.label_first.push_back(fast);
+      out.label_first_text.push_back(fast_text);
       out.top_down.push_back(slow);
       out.xpaths += fast.size();
     }
@@ -159,6 +168,27 @@ void Ratios(const TimedSite& s) {
               1e3 * fast_total / n, Median(fast), fast_total / parse_total);
   std::printf("  top-down:    evaluate %.3f ms per page, ratio to parse median %.2f, total %.2f\n",
               1e3 * slow_total / n, Median(slow), slow_total / parse_total);
+  // Where the label-first time goes: the costliest exported XPaths, each
+  // timed alone on every page, as a share of the parse time (all of them
+  // with VERTEX_BENCH_ALL_XPATHS set).
+  std::map<std::string, double> cost;
+  for (size_t i = 0; i < s.pages.size(); ++i) {
+    Doc doc = Parse(s.pages[i]);
+    for (size_t k = 0; k < s.label_first[i].size(); ++k) {
+      double best = 1e9;  // the fastest of 3: the cost without noise
+      for (int r = 0; r < 3; ++r) best = std::min(best, EvaluateAll(doc.get(), {s.label_first[i][k]}));
+      cost[s.label_first_text[i][k]] += best;
+    }
+  }
+  std::vector<std::pair<double, std::string>> top;
+  for (const auto& [x, t] : cost) top.emplace_back(t, x);
+  std::sort(top.rbegin(), top.rend());
+  const size_t kShown = std::getenv("VERTEX_BENCH_ALL_XPATHS") ? top.size() : 3;
+  for (size_t k = 0; k < top.size() && k < kShown; ++k) {
+    const std::string& x = top[k].second;
+    std::printf("  costliest %zu: %.2f x parse: %s%s\n", k + 1, top[k].first / parse_total, x.substr(0, 160).c_str(),
+                x.size() > 160 ? "..." : "");
+  }
 }
 
 const TimedSite* g_site = nullptr;

@@ -219,15 +219,41 @@ std::string AttributeTest(const Feature& f, const char* attr) {
 
 bool IsLeftAnchor(Kind k) { return k == Kind::kOutLeftText || k == Kind::kOutLeftWord; }
 
-constexpr char kNonBlank[] = "[normalize-space(.)!='']";
+// normalize-space() rather than normalize-space(.): libxml2 then takes the
+// context node's text without building a node-set for "." (a third less
+// per text node tested).
+constexpr char kNonBlank[] = "[normalize-space()]";
+// The nearest non-blank text before (after) the context node: as rendered
+// before label-first XPaths (kBefore, kAfter: RenderTopDownXPath), and from
+// a label's occurrences (kPrevious, kNext).
 constexpr char kBefore[] = "preceding::text()[normalize-space(.)!=''][1]";
 constexpr char kAfter[] = "following::text()[normalize-space(.)!=''][1]";
+constexpr char kPrevious[] = "preceding::text()[normalize-space()][1]";
+constexpr char kNext[] = "following::text()[normalize-space()][1]";
+
+// A node holding non-blank text (itself, or a descendant), as a predicate;
+// [1] lets libxml2 stop at the first such text.
+constexpr char kHasText[] = "[descendant-or-self::text()[normalize-space()][1]]";
+
+// The nearest non-blank text before (after) the context node, as kBefore
+// (kAfter) selects it, by local steps: the nearest ancestor-or-self with a
+// preceding (following) sibling holding non-blank text, that sibling, its
+// last (first) non-blank text. libxml2 evaluates preceding::/following::
+// by collecting the whole axis before taking its first node, so kBefore
+// tested on every candidate is quadratic in the page (an element rule
+// `//*[preceding::...]` cost 76x a parse of a demo page); these steps
+// visit the ancestors and the siblings up to the first one with text.
+std::string LocalAnchor(bool before) {
+  const std::string axis = before ? "preceding-sibling::node()" : "following-sibling::node()";
+  return "ancestor-or-self::node()[" + axis + kHasText + "[1]][1]/" + axis + kHasText +
+         "[1]/descendant-or-self::text()" + kNonBlank + (before ? "[last()]" : "[1]");
+}
 
 // The test an anchor feature makes on the anchor text (the context node):
 // equal to a value (text kinds), ending with one (left word) or starting
 // with one (right word).
 std::string AnchorTextTest(const Feature& f) {
-  const std::string ns = "normalize-space(.)";
+  const std::string ns = "normalize-space()";
   switch (f.kind) {
     case Kind::kOutLeftWord:
       return AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; });
@@ -238,8 +264,9 @@ std::string AnchorTextTest(const Feature& f) {
   }
 }
 
-std::string Predicate(const Feature& f) {
-  const std::string ns = "normalize-space(.)";
+// `legacy`: anchors as kBefore/kAfter (RenderTopDownXPath), else LocalAnchor.
+std::string Predicate(const Feature& f, bool legacy) {
+  const std::string ns = "normalize-space()";
   const std::string sib = "-sibling::*[" + std::to_string(f.index) + "]";
   const auto self_tag = [](const std::string& l) { return "self::" + l.substr(1, l.size() - 2); };
   switch (f.kind) {
@@ -253,9 +280,9 @@ std::string Predicate(const Feature& f) {
     case Kind::kFollowingId: return "[following" + sib + "[" + AttributeTest(f, "id") + "]]";
     case Kind::kFollowingClass: return "[following" + sib + "[" + AttributeTest(f, "class") + "]]";
     case Kind::kOutLeftText: case Kind::kOutLeftWord:
-      return "[" + std::string(kBefore) + "[" + AnchorTextTest(f) + "]]";
+      return "[" + (legacy ? std::string(kBefore) : LocalAnchor(true)) + "[" + AnchorTextTest(f) + "]]";
     case Kind::kOutRightText: case Kind::kOutRightWord:
-      return "[" + std::string(kAfter) + "[" + AnchorTextTest(f) + "]]";
+      return "[" + (legacy ? std::string(kAfter) : LocalAnchor(false)) + "[" + AnchorTextTest(f) + "]]";
     case Kind::kInLeftText: return "[" + AnyOf(f, [&](const std::string& l) { return "starts-with(" + ns + "," + l + ")"; }) + "]";
     case Kind::kInRightText: return "[" + AnyOf(f, [&](const std::string& l) { return "ends-with(" + ns + "," + l + ")"; }) + "]";
   }
@@ -270,7 +297,8 @@ struct StepParts {
 // One location step: the node test and predicates of the features at
 // `level` (all but `skip`). A tag feature is the step's name, a disjunction
 // of tags a self:: test; text() for the text nodes at level 0.
-StepParts Step(const std::vector<Feature>& features, int level, bool text_nodes, const Feature* skip = nullptr) {
+StepParts Step(const std::vector<Feature>& features, int level, bool text_nodes, const Feature* skip = nullptr,
+               bool legacy = false) {
   std::string name = (level == 0 && text_nodes) ? "text()" : "*";
   std::string predicates;
   for (const Feature& f : features) {
@@ -283,7 +311,7 @@ StepParts Step(const std::vector<Feature>& features, int level, bool text_nodes,
       }
       continue;
     }
-    predicates += Predicate(f);
+    predicates += Predicate(f, legacy);
   }
   return {name, predicates};
 }
@@ -296,59 +324,113 @@ int TopLevel(const std::vector<Feature>& features) {
   return top;
 }
 
-// The anchor a text-node XPath starts from (see RenderXPath); null when the
-// features have no out-anchor or select elements.
-const Feature* LeadAnchor(const std::vector<Feature>& features, bool text_nodes) {
-  if (!text_nodes) return nullptr;
+// The anchor an XPath starts from (see RenderXPath): the first out-anchor
+// in the features; null when they have none.
+const Feature* LeadAnchor(const std::vector<Feature>& features) {
   for (const Feature& f : features) {
     if (IsOutAnchorKind(f.kind)) return &f;
   }
   return nullptr;
 }
 
-// The label-first form: the label's text nodes, then the nearest non-blank
-// text after (before) each, then the ancestors' steps as one parent::
-// predicate and the node's other predicates. `last` is appended to the
-// node's step.
-std::string LabelFirst(const std::vector<Feature>& features, const Feature& lead, const std::string& last) {
-  std::string out = "//text()" + std::string(kNonBlank) + "[" + AnchorTextTest(lead) + "]/" +
-                    (IsLeftAnchor(lead.kind) ? kAfter : kBefore);
+// The label's occurrences: the non-blank text nodes the anchor's test
+// holds for. A test against a non-empty value holds for non-blank texts
+// only, so the blank test is left out then (each predicate costs a pass
+// over every text node of the page).
+std::string Labels(const Feature& lead) {
+  const bool any_empty = std::find(lead.values.begin(), lead.values.end(), "") != lead.values.end();
+  return "//text()" + std::string(any_empty || lead.values.empty() ? kNonBlank : "") + "[" + AnchorTextTest(lead) + "]";
+}
+
+// The ancestors' steps as one predicate, "[parent::A/parent::B]"; empty
+// when the features test no ancestor.
+std::string ParentChain(const std::vector<Feature>& features) {
   std::string chain;
   for (int level = 1; level <= TopLevel(features); ++level) {
     chain += (level > 1 ? "/parent::" : "parent::") + StepText(Step(features, level, false));
   }
-  if (!chain.empty()) out += "[" + chain + "]";
-  return out + Step(features, 0, true, &lead).predicates + last;
+  return chain.empty() ? "" : "[" + chain + "]";
+}
+
+// The label-first form of a text-node XPath: the label's text nodes, then
+// the nearest non-blank text after (before) each, then the ancestors' steps
+// as one parent:: predicate and the node's other predicates. `last` is
+// appended to the node's step.
+std::string LabelFirst(const std::vector<Feature>& features, const Feature& lead, const std::string& last) {
+  // From the few label occurrences the whole axis is cheap: one pass over
+  // node pointers each, normalising texts only up to the first non-blank
+  // one (measured on demo pages: no slower than LocalAnchor, and faster
+  // for a label whose neighbouring block is large). And it reads as what a
+  // user would write.
+  const std::string out = Labels(lead) + "/" + (IsLeftAnchor(lead.kind) ? kNext : kPrevious);
+  return out + ParentChain(features) + Step(features, 0, true, &lead).predicates + last;
+}
+
+// The label-first form of an element XPath. The elements whose nearest
+// non-blank text before them is a label L start between L and the next
+// non-blank text T: elements without text, and T's ancestors that do not
+// hold L. Let A_0 = L, A_1, ... be L's ancestors-or-self and A_k the first
+// with a following sibling holding text (K, which holds T): every such
+// element lies in a following sibling of some A_i with i < k (all of
+// them without text) or in a following sibling of A_k up to K (K included:
+// T's ancestors below L's are K and its descendants). So the candidates
+// are the following siblings, and their descendants, of the A_i that
+// have no following sibling holding text, and of the nearest one that
+// has. Two passes over the page's texts for the labels, then steps local
+// to L; the candidates hold more than the answer (siblings after K, K's
+// descendants after T), so the anchor's own exact test (LocalAnchor) stays
+// a predicate with the element's tag, ancestors and other features.
+// Mirrored for a right anchor (the label after the element). `last` is
+// appended to the element's step.
+std::string ElementLabelFirst(const std::vector<Feature>& features, const Feature& lead, const std::string& last) {
+  const std::string fwd = IsLeftAnchor(lead.kind) ? "following-sibling::" : "preceding-sibling::";
+  const std::string labels = Labels(lead) + "/ancestor-or-self::node()";
+  const std::string text_sibling = fwd + "node()" + kHasText + "[1]";
+  const std::string candidates = "(" + labels + "[not(" + text_sibling + ")]/" + fwd + "*/descendant-or-self::* | " +
+                                 labels + "[" + text_sibling + "][1]/" + fwd + "*/descendant-or-self::*)";
+  const StepParts step = Step(features, 0, false);
+  std::string self;
+  if (step.name != "*") self = "[self::" + step.name + "]";
+  return candidates + self + ParentChain(features) + step.predicates + last;
+}
+
+std::string LeadFirst(const std::vector<Feature>& features, bool text_nodes, const Feature& lead,
+                      const std::string& last) {
+  return text_nodes ? LabelFirst(features, lead, last) : ElementLabelFirst(features, lead, last);
 }
 
 // The classic form: one step per level from the highest down, `last`
 // appended to the node's step.
-std::string TopDown(const std::vector<Feature>& features, bool text_nodes, const std::string& last) {
+std::string TopDown(const std::vector<Feature>& features, bool text_nodes, const std::string& last,
+                    bool legacy = false) {
   std::string out = "/";
-  for (int level = TopLevel(features); level >= 0; --level) out += "/" + StepText(Step(features, level, text_nodes));
+  for (int level = TopLevel(features); level >= 0; --level) {
+    out += "/" + StepText(Step(features, level, text_nodes, nullptr, legacy));
+  }
   return out + last;
 }
 
 }  // namespace
 
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes) {
-  const Feature* lead = LeadAnchor(features, text_nodes);
-  return lead ? LabelFirst(features, *lead, "") : TopDown(features, text_nodes, "");
+  const Feature* lead = LeadAnchor(features);
+  return lead ? LeadFirst(features, text_nodes, *lead, "") : TopDown(features, text_nodes, "");
 }
 
 std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes) {
-  return TopDown(features, text_nodes, "");
+  return TopDown(features, text_nodes, "", /*legacy=*/true);
 }
 
 std::string RenderStepXPath(const std::vector<Feature>& features, bool text_nodes, int n) {
   const std::string non_blank = text_nodes ? "[normalize-space()]" : "";
-  const Feature* lead = LeadAnchor(features, text_nodes);
+  const Feature* lead = LeadAnchor(features);
   if (!lead) return TopDown(features, text_nodes, non_blank + "[" + std::to_string(n) + "]");
-  // The label-first step's positions count along following::, not among
-  // siblings: count the siblings the classic step would select instead
-  // (they share the node's ancestors, so only its own predicates matter).
-  const std::string sibling = "preceding-sibling::" + StepText(Step(features, 0, true)) + non_blank;
-  return LabelFirst(features, *lead, non_blank + "[count(" + sibling + ")=" + std::to_string(n - 1) + "]");
+  // The label-first step's positions count along following:: (or in the
+  // candidate set), not among siblings: count the siblings the classic step
+  // would select instead (they share the node's ancestors, so only its own
+  // predicates matter).
+  const std::string sibling = "preceding-sibling::" + StepText(Step(features, 0, text_nodes)) + non_blank;
+  return LeadFirst(features, text_nodes, *lead, non_blank + "[count(" + sibling + ")=" + std::to_string(n - 1) + "]");
 }
 
 }  // namespace vertex::rule

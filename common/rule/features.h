@@ -99,37 +99,34 @@ std::string XPathLiteral(const std::string& s);
 
 // The XPath selecting nodes that satisfy every feature of `features`.
 //
-// Text-node XPaths with an out-anchor (a label) are rendered label-first,
-// with forward steps from the label's occurrences:
-//   //text()[normalize-space(.)!=''][normalize-space(.)='ISBN-13:']
-//       /following::text()[normalize-space(.)!=''][1][parent::td/parent::tr][...]
-// (preceding:: from a right label): a non-blank text N has label L as its
-// nearest non-blank text before it exactly when N is the nearest non-blank
-// text after L, so this selects the same nodes as testing the anchor on each
-// candidate, "//tr/td/text()[preceding::text()[normalize-space(.)!=''][1]
+// XPaths with an out-anchor (a label) are rendered label-first, with
+// forward steps from the label's occurrences. A text node's:
+//   //text()[normalize-space()='ISBN-13:']
+//       /following::text()[normalize-space()][1][parent::td/parent::tr][...]
+// (preceding:: from a right label): a non-blank text N has label L as its nearest non-blank text
+// before it exactly when N is the nearest non-blank text after L, so this
+// selects the same nodes as testing the anchor on each candidate,
+// "//tr/td/text()[preceding::text()[normalize-space(.)!=''][1]
 // [normalize-space(.)='ISBN-13:']]", which libxml2 evaluates by collecting
 // the whole preceding:: axis of every candidate (quadratic: ~0.5 s on a
-// 95 KB page) where the label-first form collects one axis per label
-// occurrence. The ancestors' steps become one parent:: predicate, the other
-// features predicates on the node. A second anchor stays a predicate (it is
-// tested on the few nodes left).
+// 95 KB page). The ancestors' steps become one parent:: predicate, the other
+// features predicates on the node. An element's candidates are the
+// following siblings (and their descendants) of the label's ancestors up to
+// the first with a following sibling holding text (see ElementLabelFirst in
+// features.cc), narrowed by the anchor's exact test. Every anchor tested as
+// a predicate (a second anchor, or the element's) uses the local steps too,
+// never the whole preceding::/following:: axis.
 //
-// Every other XPath, element XPaths with anchors included, is rendered top
-// down: "//" then one step per level from the highest down to the node, each
-// `*` or a tag name with the predicates of its features; the last step is
-// text() for text nodes, else * (or the tag). Element anchors keep the
-// preceding::/following:: predicate: the elements whose nearest text before
-// them is L are not one step from L (any number of empty elements may sit
-// between L and the next text, and the next text's ancestors starting after
-// L qualify too), which XPath 1.0 cannot select from L without testing each
-// candidate's own preceding:: axis again; their candidates are narrowed by
-// the element's tag and structure first.
+// XPaths without an anchor are rendered top down: "//" then one step per
+// level from the highest down to the node, each `*` or a tag name with the
+// predicates of its features; the last step is text() for text nodes, else
+// * (or the tag).
 std::string RenderXPath(const std::vector<Feature>& features, bool text_nodes);
 
 // The top-down form of any feature set, anchors as predicates of the node's
-// step, as every XPath was rendered before label-first ones: libxml2 tests a
-// text node's anchor by collecting its whole preceding:: (following::) axis,
-// so it costs time quadratic in the page. Selects what RenderXPath selects
+// step testing the whole preceding:: (following::) axis, as every XPath was
+// rendered before label-first ones: libxml2 collects that axis for every
+// candidate, so it costs time quadratic in the page. Selects what RenderXPath selects
 // except blank text nodes after a label. For comparisons
 // (bench/xpath_export_bench.cc); rules use RenderXPath.
 std::string RenderTopDownXPath(const std::vector<Feature>& features, bool text_nodes);

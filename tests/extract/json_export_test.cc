@@ -144,8 +144,8 @@ std::vector<FieldCase> FieldCases() {
     *a.add_features() = ProtoFeature("tag", 1, {"td"});
     a.set_text_nodes(true);
     cases.push_back({"label-first from features", a,
-                     R"j({"name":"title","xpath":"//text()[normalize-space(.)!=''][normalize-space(.)='ISBN-13:']/)j"
-                     R"j(following::text()[normalize-space(.)!=''][1][parent::td]","attribute":null,"range":null,)j"
+                     R"j({"name":"title","xpath":"//text()[normalize-space()='ISBN-13:']/)j"
+                     R"j(following::text()[normalize-space()][1][parent::td]","attribute":null,"range":null,)j"
                      R"j("regex":null,"multiple":false,"split":null})j"});
   }
   {

@@ -243,7 +243,12 @@ std::string RandomMarkup(util::Rng& rng, int depth) {
     if (what <= 1) {
       out += RandomText(rng);
     } else if (what == 2) {
-      out += Pick<std::string>(rng, {"<pre>\n  one\n\n\ttwo  </pre>", "<pre>   </pre>", "<pre>a&nbsp; b</pre>"});
+      // Pre blocks, and elements without text (the anchors of elements
+      // between a label and the next text: an empty cell, an image, stars,
+      // a comment, a blank span around an empty element).
+      out += Pick<std::string>(rng, {"<pre>\n  one\n\n\ttwo  </pre>", "<pre>   </pre>", "<pre>a&nbsp; b</pre>", "<br>",
+                                     "<img src=x.png>", "<i class=\"star\"></i><i class=\"star\"></i>",
+                                     "<span> <b></b> </span>", "<!-- note: x -->", "<div><p></p><br></div>"});
     } else if (what == 7) {
       const bool list = rng.Bernoulli(0.5);
       std::string items;
@@ -395,6 +400,56 @@ TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
   }
   EXPECT_GT(nonempty, evaluations / 4);
   std::printf("random feature sets: %zu evaluations on 40 pages, %zu non-empty\n", evaluations, nonempty);
+}
+
+// Element XPaths led by an anchor (RenderXPath's candidate set from the
+// label's occurrences, ElementLabelFirst) against the native selector, on
+// pages with elements without text between labels and values.
+TEST(FeatureSelectorRandomTest, AnchoredElementFeatureSetsAgreeWithLibxml2) {
+  const std::vector<html::Page> pages = RandomPages(40, 77);
+  util::Rng rng(5);
+  size_t evaluations = 0, nonempty = 0, failures = 0, blank_hits = 0;
+  for (int trial = 0; trial < 1500 && failures < 5; ++trial) {
+    const html::Page& from = pages[rng.Uniform(pages.size())];
+    const std::vector<html::Node> nodes = NodesOf(from, false);
+    const rule::Candidate c(Pick(rng, nodes)), other(Pick(rng, nodes));
+    std::vector<rule::Feature> features;
+    for (int tries = 0; tries < 20 && features.empty(); ++tries) {
+      std::optional<rule::Feature> f = RandomFeature(rng, c, other);
+      if (f && IsAnchor(f->kind) && f->kind != rule::Kind::kInLeftText && f->kind != rule::Kind::kInRightText) {
+        features.push_back(*std::move(f));
+      }
+    }
+    if (features.empty()) continue;
+    for (int tries = 0; tries < 10 && features.size() < static_cast<size_t>(rng.Range(1, 3)); ++tries) {
+      if (std::optional<rule::Feature> f = RandomFeature(rng, c, other)) features.push_back(*std::move(f));
+    }
+    const v1::Position position = RandomPosition(rng);
+    const rule::FeatureSelector native(features, /*text_nodes=*/false, position);
+    const std::string xpath = rule::RenderPositionalXPath(features, false, position);
+    ASSERT_EQ(xpath.rfind("//*", 0), std::string::npos) << "not led by the anchor: " << xpath;
+    absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
+    ASSERT_TRUE(x.ok()) << x.status();
+    for (int k = 0; k < 4; ++k) {
+      const html::Page& page = k == 0 ? from : pages[rng.Uniform(pages.size())];
+      const std::vector<html::Node> got = native.Select(page);
+      absl::StatusOr<std::vector<html::Node>> want = x->Select(page);
+      ASSERT_TRUE(want.ok()) << want.status() << " " << xpath;
+      ++evaluations;
+      nonempty += !got.empty();
+      for (const html::Node& n : got) blank_hits += rule::Candidate(n).text().empty();
+      if (got != *want) {
+        ++failures;
+        ADD_FAILURE() << "features " << Debug(features) << "\nXPath " << xpath << "\npage " << page.url()
+                      << ": native " << got.size() << " nodes, libxml2 " << want->size();
+      }
+    }
+  }
+  EXPECT_GT(evaluations, 2000u);
+  EXPECT_GT(nonempty, evaluations / 4);
+  EXPECT_GT(blank_hits, 50u) << "too few elements without text selected to test that case";
+  std::printf("anchored element feature sets: %zu evaluations, %zu non-empty, %zu elements without text selected\n",
+              evaluations, nonempty, blank_hits);
 }
 
 // ---- Proto form ----
