@@ -328,8 +328,8 @@ TEST_F(CrashLoopTest, EveryAcknowledgedWriteSurvivesSigkillAndNothingIsPartial) 
       }
     });
     // Kill at a random point of the streams: 0.3 to 3 s into the round.
-    std::uniform_int_distribution<int> delay_ms(300, 3000);
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    const int kill_ms = std::uniform_int_distribution<int>(300, 3000)(rng);
+    std::this_thread::sleep_for(std::chrono::milliseconds(kill_ms));
     killing = true;
     writer->Stop(SIGKILL);
     for (std::thread& t : streams) t.join();
@@ -374,8 +374,9 @@ TEST_F(CrashLoopTest, EveryAcknowledgedWriteSurvivesSigkillAndNothingIsPartial) 
     const v1::SampleState relearnt = (*store)->GetSampleState(kRelearn).value();
     EXPECT_GT(relearnt.clusters_size(), 0) << "round " << round << ": relearn's sample has no clustering";
     for (const char* site : {kShop, kRelearn, kPages}) total_versions_checked += ExpectWhole(**store, site);
-    std::printf("round %2d (%s, killed after writes): %zu writes acknowledged this round, all found\n", round,
-                separate ? "vertex-learning + extraction replica" : "vertexd", acked.CountLocked() - acked_before);
+    std::printf("round %2d (%s, SIGKILL at %d ms): %zu writes acknowledged this round, all found\n", round,
+                separate ? "vertex-learning + extraction replica" : "vertexd", kill_ms,
+                acked.CountLocked() - acked_before);
   }
   std::printf(
       "[figures] %d crash rounds: %zu writes acknowledged and found (%zu monitor runs, %zu sample pages, %zu Learn "
