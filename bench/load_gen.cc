@@ -51,6 +51,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "common/eval/ground_truth.h"
 #include "common/extract/record_proto.h"
 #include "common/extract/site_extractor.h"
@@ -87,7 +89,7 @@ constexpr double kP99TargetMs = 10;        // unary, at half of peak
 // ---------------------------------------------------------------- usage
 
 constexpr char kUsage[] =
-    "usage: load_gen setup|run|sweep [flags]   (load_gen MODE --help for the flags of MODE)\n"
+    "usage: load_gen setup|run|sweep|soak [flags]   (load_gen MODE --help for the flags of MODE)\n"
     "\n"
     "  setup  learn a site into a RocksDB store in process (register, add pages, an editor simulated\n"
     "         from the ground truth, learn, extract, score; prints the report), then close the store,\n"
@@ -98,6 +100,9 @@ constexpr char kUsage[] =
     "  sweep  stream mode at concurrency 1, 2 and 4 (the best is the peak), then unary mode at half\n"
     "         of the peak rate on 4 workers; prints both against the targets (RPC peak >= 0.8 x the\n"
     "         in-process 2-thread rate; p99 <= 10 ms at half of peak) and a last line 'JSON {...}'\n"
+    "  soak   a steady load on one or more servers for --duration seconds, sampling the resident\n"
+    "         memory (VmRSS) and open file descriptors of the given processes; prints them over time,\n"
+    "         start / after warm-up / end / max, and whether they stayed flat (exit 1 when not)\n"
     "\n"
     "Every load has 1 s of warm-up that is not counted. Exit status: 0 when the measurements ran\n"
     "(a missed target is reported, not an error), 1 on any error (bad flags, missing directory,\n"
@@ -131,6 +136,15 @@ constexpr char kSweepUsage[] =
     "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers. Prints each load,\n"
     "the in-process 2-thread rate before and after, and the two targets: RPC peak >= 0.8 x in-process\n"
     "2-thread rate; p99 <= 10 ms at half of peak.\n";
+
+constexpr char kSoakUsage[] =
+    "usage: load_gen soak --server HOST:PORT[,HOST:PORT...] --site NAME --pages DIR --pid NAME=PID[,...]\n"
+    "                     [--duration S] [--sample-seconds S] [--concurrency N] [--rate R]\n"
+    "Drives each server with --concurrency streams at --rate pages/s (open loop) for --duration seconds\n"
+    "and samples VmRSS (/proc/PID/status) and the open fds (/proc/PID/fd) of each --pid every\n"
+    "--sample-seconds. Warm-up is the first 10% of the run (at least 30 s when the run is 5 min or\n"
+    "longer). Flat: at the end, RSS <= 1.10 x its value after warm-up + 8 MB, and as many fds as\n"
+    "after warm-up (+-2: a connection being opened or closed as the sample is taken).\n";
 
 std::vector<FlagSpec> SetupFlags() {
   return {{"store", "DIR", "the RocksDB rule store (created when missing)"},
@@ -915,6 +929,195 @@ absl::Status Sweep(const ParsedArgs& a) {
   return absl::OkStatus();
 }
 
+// ---------------------------------------------------------------- soak
+
+std::vector<FlagSpec> SoakFlags() {
+  return {{"server", "HOST:PORT[,...]", "the servers to load, e.g. vertexd and an extraction replica"},
+          {"site", "NAME", "the site whose rules the servers apply"},
+          {"pages", "DIR", "the pages to send"},
+          {"pid", "NAME=PID[,...]", "the processes whose RSS and open fds are sampled"},
+          {"duration", "S", "seconds of load (default 600)"},
+          {"sample-seconds", "S", "sampling period (default 5)"},
+          {"concurrency", "N", "streams per server (default 2)"},
+          {"rate", "R", "pages/s per server, open loop (default 50)"},
+          {"help", "", "this help"}};
+}
+
+struct Watched {
+  std::string name;
+  int pid = 0;
+};
+
+struct ProcessSample {
+  int64_t rss_kb = -1;  // -1: the process is gone
+  int fds = -1;
+};
+
+// VmRSS and the number of open fds of `pid`.
+ProcessSample SampleProcess(int pid) {
+  ProcessSample out;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) out.rss_kb = std::atoll(line.c_str() + 6);
+  }
+  std::error_code ec;
+  int fds = 0;
+  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    ++fds;
+  }
+  if (!ec) out.fds = fds;
+  return out;
+}
+
+absl::StatusOr<std::vector<Watched>> ParsePids(const std::string& list) {
+  std::vector<Watched> out;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    const size_t eq = item.find('=');
+    Watched w;
+    w.name = eq == std::string::npos ? item : item.substr(0, eq);
+    w.pid = std::atoi(eq == std::string::npos ? item.c_str() : item.c_str() + eq + 1);
+    if (w.pid <= 0 || w.name.empty()) {
+      return absl::InvalidArgumentError("--pid: '" + item + "' is not NAME=PID with a positive PID");
+    }
+    if (SampleProcess(w.pid).rss_kb < 0) {
+      return absl::NotFoundError("--pid: process " + std::to_string(w.pid) + " (" + w.name + ") is not running");
+    }
+    out.push_back(std::move(w));
+  }
+  if (out.empty()) return absl::InvalidArgumentError("--pid: no process given");
+  return out;
+}
+
+absl::Status Soak(const ParsedArgs& a) {
+  std::vector<std::string> servers;
+  std::stringstream list(a.String("server", ""));
+  for (std::string s; std::getline(list, s, ',');) {
+    if (!s.empty()) servers.push_back(s);
+  }
+  if (servers.empty()) return absl::InvalidArgumentError("--server: no address given");
+  VERTEX_ASSIGN_OR_RETURN(std::vector<Watched> watched, ParsePids(a.String("pid", "")));
+  VERTEX_ASSIGN_OR_RETURN(const double duration, a.Double("duration", 600, 1, 7 * 24 * 3600));
+  VERTEX_ASSIGN_OR_RETURN(const double period, a.Double("sample-seconds", 5, 0.1, 3600));
+  VERTEX_ASSIGN_OR_RETURN(const int64_t concurrency, a.Int("concurrency", 2, 1, 256));
+  VERTEX_ASSIGN_OR_RETURN(const double rate, a.Double("rate", 50, 0.001, 1e6));
+  Target t{servers[0], a.String("site", ""), a.String("pages", "")};
+  Loaded loaded;
+  VERTEX_ASSIGN_OR_RETURN(loaded.pages, LoadPages(t.pages_dir));
+  for (size_t i = 0; i < loaded.pages.size(); ++i) {
+    v1::ExtractRequest& r = loaded.requests.emplace_back();
+    r.set_site(t.site);
+    r.set_url(loaded.pages[i].url);
+    r.set_html(loaded.pages[i].bytes);
+    r.set_id(std::to_string(i));
+  }
+  if (loaded.requests.empty()) return absl::NotFoundError("--pages " + t.pages_dir + " holds no page");
+  for (const std::string& server : servers) {
+    t.server = server;
+    VERTEX_RETURN_IF_ERROR(CheckServer(t, loaded.requests[0]));
+  }
+  // Warm-up: caches, arenas and connections settle before "flat" is judged.
+  const double warmup = duration >= 300 ? std::max(30.0, duration * 0.1) : duration * 0.1;
+  std::printf("soak: %zu server(s), %lld streams each at %.0f pages/s, %.0f s; sampling every %.1f s; warm-up %.0f s\n",
+              servers.size(), static_cast<long long>(concurrency), rate, duration, period, warmup);
+  std::printf("%8s", "t_s");
+  for (const Watched& w : watched) std::printf("  %14s  %6s", (w.name + " RSS MB").c_str(), "fds");
+  std::printf("\n");
+  std::fflush(stdout);
+
+  std::vector<double> times;
+  std::vector<std::vector<ProcessSample>> samples;  // [sample][process]
+  absl::Mutex mu;
+  bool done = false;
+  const Clock::time_point start = Clock::now();
+  std::thread sampler([&] {
+    for (int64_t k = 0;; ++k) {
+      const Clock::time_point at =
+          start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(k * period));
+      {
+        absl::MutexLock lock(&mu);
+        auto is_done = [&done] { return done; };
+        if (mu.AwaitWithDeadline(absl::Condition(&is_done), absl::Now() + absl::FromChrono(at - Clock::now()))) break;
+      }
+      std::vector<ProcessSample> row;
+      for (const Watched& w : watched) row.push_back(SampleProcess(w.pid));
+      const double t_s = std::chrono::duration<double>(Clock::now() - start).count();
+      std::printf("%8.1f", t_s);
+      for (const ProcessSample& p : row) std::printf("  %14.1f  %6d", p.rss_kb / 1024.0, p.fds);
+      std::printf("\n");
+      std::fflush(stdout);
+      times.push_back(t_s);
+      samples.push_back(std::move(row));
+    }
+  });
+  std::vector<LoadResult> results(servers.size());
+  std::vector<std::thread> loads;
+  for (size_t i = 0; i < servers.size(); ++i) {
+    loads.emplace_back([&, i] {
+      LoadSpec spec;
+      spec.mode = "stream";
+      spec.concurrency = static_cast<int>(concurrency);
+      spec.rate = rate;
+      spec.seconds = duration;
+      results[i] = RunLoad(servers[i], loaded.requests, spec);
+    });
+  }
+  for (std::thread& l : loads) l.join();
+  {
+    absl::MutexLock lock(&mu);
+    done = true;
+  }
+  sampler.join();
+  // A last sample after the load, so the end value is the settled one.
+  times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  std::vector<ProcessSample> last;
+  for (const Watched& w : watched) last.push_back(SampleProcess(w.pid));
+  samples.push_back(std::move(last));
+
+  size_t errors = 0;
+  for (size_t i = 0; i < servers.size(); ++i) {
+    std::printf("%s: %s\n", servers[i].c_str(), Describe(results[i]).c_str());
+    errors += results[i].errors;
+  }
+  size_t warm = 0;
+  while (warm + 1 < times.size() && times[warm] < warmup) ++warm;
+  bool flat = true;
+  util::JsonWriter w;
+  w.BeginObject().Key("command").String("soak").Key("duration_s").Double(duration).Key("errors").Int(errors);
+  w.Key("processes").BeginArray();
+  for (size_t p = 0; p < watched.size(); ++p) {
+    const ProcessSample& first = samples.front()[p];
+    const ProcessSample& settled = samples[warm][p];
+    const ProcessSample& end = samples.back()[p];
+    int64_t max_rss = 0;
+    int max_fds = 0;
+    for (const auto& row : samples) {
+      max_rss = std::max(max_rss, row[p].rss_kb);
+      max_fds = std::max(max_fds, row[p].fds);
+    }
+    const bool rss_flat = end.rss_kb >= 0 && end.rss_kb <= settled.rss_kb * 1.10 + 8 * 1024;
+    const bool fds_flat = end.fds >= 0 && std::abs(end.fds - settled.fds) <= 2;
+    flat = flat && rss_flat && fds_flat;
+    std::printf(
+        "%s (pid %d): RSS MB start %.1f, after warm-up (%.0f s) %.1f, end %.1f, max %.1f: %s; fds start %d, after "
+        "warm-up %d, end %d, max %d: %s\n",
+        watched[p].name.c_str(), watched[p].pid, first.rss_kb / 1024.0, times[warm], settled.rss_kb / 1024.0,
+        end.rss_kb / 1024.0, max_rss / 1024.0, rss_flat ? "flat" : "GREW", first.fds, settled.fds, end.fds, max_fds,
+        fds_flat ? "flat" : "CHANGED");
+    w.BeginObject().Key("name").String(watched[p].name);
+    w.Key("rss_mb_start").Double(first.rss_kb / 1024.0).Key("rss_mb_warm").Double(settled.rss_kb / 1024.0);
+    w.Key("rss_mb_end").Double(end.rss_kb / 1024.0).Key("rss_mb_max").Double(max_rss / 1024.0);
+    w.Key("fds_start").Int(first.fds).Key("fds_warm").Int(settled.fds).Key("fds_end").Int(end.fds);
+    w.Key("fds_max").Int(max_fds).Key("flat").Bool(rss_flat && fds_flat).EndObject();
+  }
+  w.EndArray().Key("flat").Bool(flat).EndObject();
+  std::printf("soak verdict: %s\nJSON %s\n", flat ? "flat" : "NOT FLAT", w.str().c_str());
+  if (!flat) return absl::FailedPreconditionError("RSS or open fds grew during the soak (see above)");
+  if (errors > 0) return absl::UnavailableError(absl::StrCat(errors, " calls failed during the soak"));
+  return absl::OkStatus();
+}
+
 // ---------------------------------------------------------------- setup
 
 absl::Status Setup(const ParsedArgs& a) {
@@ -964,7 +1167,8 @@ int Main(int argc, char** argv) {
   };
   const Mode modes[] = {{"setup", SetupFlags(), kSetupUsage, {"store", "pages", "truth", "site", "schema"}, Setup},
                         {"run", RunFlags(), kRunUsage, {"server", "site", "pages"}, Run},
-                        {"sweep", SweepFlags(), kSweepUsage, {"server", "site", "pages"}, Sweep}};
+                        {"sweep", SweepFlags(), kSweepUsage, {"server", "site", "pages"}, Sweep},
+                        {"soak", SoakFlags(), kSoakUsage, {"server", "site", "pages", "pid"}, Soak}};
   for (const Mode& m : modes) {
     if (mode != m.name) continue;
     absl::StatusOr<std::optional<ParsedArgs>> parsed =

@@ -8,6 +8,8 @@
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
+#   bash deploy/vertex.sh bench soak [SECONDS] [SWDE_DIR] vertexd + an extraction replica under load for SECONDS
+#                                                        (default 600): their RSS and open fds over time, flat or not
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
@@ -113,6 +115,59 @@ case "$cmd" in
     exec ctest --output-on-failure -j "$JOBS" "$@"
     ;;
   bench)
+    if [ "${1:-}" = "soak" ]; then
+      # bench soak [SECONDS] [SWDE_DIR]: learn SWDE booksamillion into a temporary store, serve it
+      # with vertexd (the primary) and vertex-extraction (a replica: a RocksDB secondary following
+      # vertexd's WatchStore), load both with load_gen soak for SECONDS and report their RSS and
+      # open fds over time (exit 1 when they grew), then stop both.
+      build --target load_gen vertexd vertex-extraction
+      seconds="${2:-600}"
+      swde="${3:-$ROOT/../shared/data/swde}"
+      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
+        echo "vertex: bench soak: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
+        exit 0
+      fi
+      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_soak.XXXXXX")"
+      pids=""
+      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
+        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
+      wait_port() {  # wait_port FILE PID NAME
+        for _ in $(seq 1 300); do
+          [ -s "$1" ] && return 0
+          kill -0 "$2" 2>/dev/null || break
+          sleep 0.1
+        done
+        cat "$tmp/$3.log" >&2
+        echo "vertex: bench soak: $3 did not write its port file" >&2
+        exit 1
+      }
+      "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/vertexd.port" \
+        --store "$tmp/store" 2>"$tmp/vertexd.log" &
+      vertexd_pid=$!
+      pids="$vertexd_pid"
+      wait_port "$tmp/vertexd.port" "$vertexd_pid" vertexd
+      primary="127.0.0.1:$(cat "$tmp/vertexd.port")"
+      "$BUILD/services/extraction/vertex-extraction" --listen 127.0.0.1:0 --port-file "$tmp/replica.port" \
+        --store "$tmp/store" --secondary-dir "$tmp/replica-secondary" --learning-server "$primary" \
+        2>"$tmp/replica.log" &
+      replica_pid=$!
+      pids="$replica_pid $pids"
+      wait_port "$tmp/replica.port" "$replica_pid" replica
+      status=0
+      "$BUILD/bench/load_gen" soak --server "$primary,127.0.0.1:$(cat "$tmp/replica.port")" \
+        --site booksamillion --pages "$swde/book/booksamillion" --duration "$seconds" \
+        --pid "vertexd=$vertexd_pid,replica=$replica_pid" || status=$?
+      for p in $pids; do
+        kill -TERM "$p"
+        if ! wait "$p"; then
+          echo "vertex: bench soak: process $p did not stop cleanly on SIGTERM" >&2
+          status=1
+        fi
+      done
+      pids=""
+      exit "$status"
+    fi
     if [ "${1:-}" = "load" ]; then
       # bench load [SWDE_DIR]: learn SWDE booksamillion into a temporary store (load_gen setup),
       # serve it with vertexd on a free loopback port, run load_gen sweep against it (peak stream

@@ -553,12 +553,12 @@ absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const
     p.set_shingle_vector(std::string(f.vector.begin(), f.vector.end()));
     pages.push_back(std::move(p));
   }
-  VERTEX_RETURN_IF_ERROR(rule_store->ReplaceSamplePages(site_id, pages));
-  VERTEX_RETURN_IF_ERROR(rule_store->PutSampleClustering(site_id, sc.state, records));
+  // One write: a crash must not leave the fresh sample without its
+  // clustering, or clusters whose repaired rules are missing.
+  VERTEX_ASSIGN_OR_RETURN(const std::vector<int64_t> committed,
+                          rule_store->ReplaceSampleAndCommit(site_id, pages, sc.state, records, commits));
   std::map<std::string, int64_t> versions;
-  for (const store::RuleCommit& commit : commits) {
-    VERTEX_ASSIGN_OR_RETURN(versions[commit.rule.cluster_id()], rule_store->CommitRule(commit));
-  }
+  for (size_t i = 0; i < commits.size(); ++i) versions[commits[i].rule.cluster_id()] = committed[i];
   for (v1::ClusterOutcome& out : *response.mutable_clusters()) {
     if (out.version() == -1) out.set_version(versions[out.cluster_id()]);
   }

@@ -66,6 +66,10 @@ class KvBatch {
   void Delete(Family family, std::string key) {
     ops_.push_back({family, std::move(key), std::nullopt});
   }
+  // Appends `other`'s writes after this batch's (they win on equal keys).
+  void Append(KvBatch other) {
+    for (Op& op : other.ops_) ops_.push_back(std::move(op));
+  }
   const std::vector<Op>& ops() const { return ops_; }
   bool empty() const { return ops_.empty(); }
 

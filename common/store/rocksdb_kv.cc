@@ -1,5 +1,7 @@
 #include "common/store/rocksdb_kv.h"
 
+#include <sys/statvfs.h>
+
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -37,6 +39,7 @@ struct RocksDbKv::Rep {
   std::string dir;
   bool secondary = false;
   rocksdb::WriteOptions write_options;
+  uint64_t reserve_bytes = 0;
   std::unique_ptr<rocksdb::DB> db;
   // Handles of every column family opened: first those of kAllFamilies, in
   // order, then any unknown family the database holds (RocksDB requires
@@ -45,6 +48,10 @@ struct RocksDbKv::Rep {
   // Secondary only: readers hold it shared, catch-up exclusively (RocksDB
   // secondaries have no snapshots).
   mutable absl::Mutex catch_up_mu;
+  // Primary only: whether a write failed since the last Resume(), and one
+  // Resume() at a time.
+  absl::Mutex resume_mu;
+  bool failed_write ABSL_GUARDED_BY(resume_mu) = false;
 
   rocksdb::ColumnFamilyHandle* handle(Family family) const {
     return handles[static_cast<size_t>(family)];
@@ -195,6 +202,7 @@ absl::StatusOr<std::unique_ptr<RocksDbKv>> RocksDbKv::Open(const std::string& di
   auto rep = std::make_unique<Rep>();
   rep->dir = dir;
   rep->write_options.sync = options.sync_writes;
+  rep->reserve_bytes = options.reserve_bytes;
   rocksdb::DB* db = nullptr;
   const rocksdb::Status s =
       rocksdb::DB::Open(db_options, dir, FamiliesToOpen(dir), &rep->handles, &db);
@@ -250,8 +258,37 @@ absl::Status RocksDbKv::Write(const KvBatch& batch) {
                                   : wb.Delete(rep_->handle(op.family), op.key);
     if (!s.ok()) return FromRocksDbStatus(s, absl::StrCat("batching a write to ", rep_->dir));
   }
-  return FromRocksDbStatus(rep_->db->Write(rep_->write_options, &wb),
-                           absl::StrCat("writing to rule store ", rep_->dir));
+  uint64_t bytes = 0;
+  for (const KvBatch::Op& op : batch.ops()) bytes += op.key.size() + (op.value.has_value() ? op.value->size() : 0);
+  struct statvfs fs_stat;
+  if (statvfs(rep_->dir.c_str(), &fs_stat) == 0) {
+    const uint64_t free_bytes = static_cast<uint64_t>(fs_stat.f_bavail) * fs_stat.f_frsize;
+    if (free_bytes < rep_->reserve_bytes + bytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("writing to rule store ", rep_->dir, ": No space left on device: ", free_bytes,
+                       " bytes free, a write of ", bytes, " bytes needs ", rep_->reserve_bytes,
+                       " more in reserve (log, memtable flushes); free space on that disk"));
+    }
+  }
+  {
+    // A failed log or flush write (a full disk) puts RocksDB in a
+    // background error state in which every later write fails with that
+    // error, even once space is back, until Resume(). Resume before the
+    // next write: when the cause is gone the store takes writes again; when
+    // it is not, Resume() fails and its error is the write's.
+    absl::MutexLock lock(&rep_->resume_mu);
+    if (rep_->failed_write) {
+      const rocksdb::Status resumed = rep_->db->Resume();
+      if (!resumed.ok()) return FromRocksDbStatus(resumed, absl::StrCat("writing to rule store ", rep_->dir));
+      rep_->failed_write = false;
+    }
+  }
+  const rocksdb::Status s = rep_->db->Write(rep_->write_options, &wb);
+  if (!s.ok() && !s.IsBusy() && !s.IsTryAgain() && !s.IsIncomplete()) {
+    absl::MutexLock lock(&rep_->resume_mu);
+    rep_->failed_write = true;
+  }
+  return FromRocksDbStatus(s, absl::StrCat("writing to rule store ", rep_->dir));
 }
 
 absl::Status RocksDbKv::CatchUpWithPrimary() {

@@ -9,7 +9,11 @@
 // survives a crash of the process or of the machine.
 //
 // Every rocksdb::Status is converted to an absl::Status here, naming the
-// directory.
+// directory. A (nearly) full disk makes writes fail with ResourceExhausted
+// ("No space left on device", see StoreOptions::reserve_bytes) while reads
+// go on; once space is freed writes succeed again. After any failed write
+// the next one first resumes the database (RocksDB stops all writes after
+// a failed log or flush write until DB::Resume()).
 //
 // Thread-safety: safe for concurrent use (RocksDB's DB is). On a secondary,
 // CatchUpWithPrimary() waits for live readers and blocks new ones while it
@@ -37,6 +41,12 @@ struct StoreOptions {
   bool create_if_missing = true;
   // fsync the write-ahead log before a write returns.
   bool sync_writes = true;
+  // Writes are refused (ResourceExhausted) while the file system of the
+  // store has less than this many bytes free, plus the batch's size: room
+  // for the log and for flushing memtables. RocksDB must not meet a full
+  // disk itself: Debian's build (7.8, assertions on) aborts the process on
+  // the first log write that fails for lack of space.
+  uint64_t reserve_bytes = uint64_t{64} << 20;
 };
 
 // `status` as an absl::Status whose message starts with `context`.

@@ -219,6 +219,42 @@ absl::Status DeleteCluster(const KvReader& reader, const std::string& site,
   return absl::OkStatus();
 }
 
+// The state `base` would have after `batch`: how one write of several
+// mutations lets each later one read what the earlier ones wrote.
+class BatchOverlay final : public KvReader {
+ public:
+  BatchOverlay(const KvReader& base, const KvBatch& batch) : base_(base), batch_(batch) {}
+
+  absl::StatusOr<std::optional<std::string>> Get(Family family, std::string_view key) const override {
+    const std::vector<KvBatch::Op>& ops = batch_.ops();
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+      if (it->family == family && it->key == key) return it->value;
+    }
+    return base_.Get(family, key);
+  }
+
+  absl::Status Scan(Family family, std::string_view prefix, const KvVisitor& visit) const override {
+    std::map<std::string, std::optional<std::string>> merged;
+    VERTEX_RETURN_IF_ERROR(base_.Scan(family, prefix, [&](std::string_view k, std::string_view v) {
+      merged.emplace(std::string(k), std::string(v));
+      return true;
+    }));
+    for (const KvBatch::Op& op : batch_.ops()) {
+      if (op.family == family && std::string_view(op.key).substr(0, prefix.size()) == prefix) {
+        merged[op.key] = op.value;
+      }
+    }
+    for (const auto& [key, value] : merged) {
+      if (value.has_value() && !visit(key, *value)) break;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  const KvReader& base_;
+  const KvBatch& batch_;
+};
+
 // ---- Validation -------------------------------------------------------------
 
 absl::Status ValidateCluster(const std::string& site, const v1::ClusterRecord& cluster) {
@@ -317,6 +353,11 @@ class KvRuleStore final : public RuleStore {
   absl::StatusOr<int64_t> ResolveCandidate(const std::string& site, const std::string& cluster_id,
                                            bool accept) override;
   absl::Status ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) override;
+  absl::StatusOr<std::vector<int64_t>> ReplaceSampleAndCommit(const std::string& site,
+                                                              const std::vector<v1::SamplePage>& pages,
+                                                              const v1::SampleState& state,
+                                                              const std::vector<v1::ClusterRecord>& clusters,
+                                                              const std::vector<RuleCommit>& commits) override;
   absl::Status AppendMonitorRun(const v1::MonitorRun& run, size_t keep) override;
   absl::StatusOr<std::vector<v1::MonitorRun>> MonitorHistory(const std::string& site, size_t limit) const override;
 
@@ -330,6 +371,10 @@ class KvRuleStore final : public RuleStore {
                                       int64_t* version) const;
   absl::Status BuildPutClusters(const KvReader& reader, const std::string& site,
                                 const std::vector<v1::ClusterRecord>& clusters, KvBatch* batch) const;
+  absl::Status BuildReplaceSample(const KvReader& reader, const std::string& site,
+                                  const std::vector<v1::SamplePage>& pages, KvBatch* batch) const;
+  absl::Status BuildSampleClustering(const KvReader& reader, const std::string& site, const v1::SampleState& state,
+                                     const std::vector<v1::ClusterRecord>& clusters, KvBatch* batch) const;
 
   std::shared_ptr<KvEngine> engine_;
   // Serializes mutations: each reads the state, then writes one batch.
@@ -606,7 +651,7 @@ absl::StatusOr<int64_t> KvRuleStore::ResolveCandidate(const std::string& site, c
   return version;
 }
 
-absl::Status KvRuleStore::ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) {
+absl::Status ValidateSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) {
   VERTEX_RETURN_IF_ERROR(ValidateId("site", site));
   std::set<std::string> seen;
   for (size_t i = 0; i < pages.size(); ++i) {
@@ -615,21 +660,60 @@ absl::Status KvRuleStore::ReplaceSamplePages(const std::string& site, const std:
       return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url repeats ", Q(pages[i].url())));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status KvRuleStore::ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) {
+  VERTEX_RETURN_IF_ERROR(ValidateSamplePages(site, pages));
   absl::MutexLock lock(&write_mu_);
-  const std::unique_ptr<KvReader> reader = engine_->NewReader();
-  VERTEX_RETURN_IF_ERROR(LoadSite(*reader, site).status());
   KvBatch batch;
-  VERTEX_RETURN_IF_ERROR(DeleteUnder(*reader, Family::kSamplePages, keys::SitePrefix(site), &batch));
+  VERTEX_RETURN_IF_ERROR(BuildReplaceSample(*engine_->NewReader(), site, pages, &batch));
+  return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::BuildReplaceSample(const KvReader& reader, const std::string& site,
+                                             const std::vector<v1::SamplePage>& pages, KvBatch* batch) const {
+  VERTEX_RETURN_IF_ERROR(LoadSite(reader, site).status());
+  VERTEX_RETURN_IF_ERROR(DeleteUnder(reader, Family::kSamplePages, keys::SitePrefix(site), batch));
   v1::SampleState state;
   for (size_t i = 0; i < pages.size(); ++i) {
     state.add_urls(pages[i].url());
     state.add_vectors(pages[i].shingle_vector());
     state.add_files(pages[i].file());
     VERTEX_RETURN_IF_ERROR(
-        PutMessage(&batch, Family::kSamplePages, keys::SamplePage(site, static_cast<uint32_t>(i)), pages[i]));
+        PutMessage(batch, Family::kSamplePages, keys::SamplePage(site, static_cast<uint32_t>(i)), pages[i]));
   }
-  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSampleState, keys::Site(site), state));
-  return engine_->Write(batch);
+  return PutMessage(batch, Family::kSampleState, keys::Site(site), state);
+}
+
+absl::StatusOr<std::vector<int64_t>> KvRuleStore::ReplaceSampleAndCommit(
+    const std::string& site, const std::vector<v1::SamplePage>& pages, const v1::SampleState& state,
+    const std::vector<v1::ClusterRecord>& clusters, const std::vector<RuleCommit>& commits) {
+  VERTEX_RETURN_IF_ERROR(ValidateSamplePages(site, pages));
+  VERTEX_RETURN_IF_ERROR(ValidateClusters(site, clusters));
+  for (size_t i = 0; i < commits.size(); ++i) {
+    if (commits[i].rule.site() != site) {
+      return absl::InvalidArgumentError(absl::StrCat("commits[", i, "].rule.site is ", Q(commits[i].rule.site()),
+                                                     ", not ", Q(site)));
+    }
+    VERTEX_RETURN_IF_ERROR(ValidateId("rule.cluster_id", commits[i].rule.cluster_id()));
+  }
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> base = engine_->NewReader();
+  // Each step reads the store as the steps before it left it.
+  KvBatch batch;
+  const BatchOverlay reader(*base, batch);
+  VERTEX_RETURN_IF_ERROR(BuildReplaceSample(reader, site, pages, &batch));
+  VERTEX_RETURN_IF_ERROR(BuildSampleClustering(reader, site, state, clusters, &batch));
+  std::vector<int64_t> versions;
+  for (const RuleCommit& commit : commits) {
+    int64_t version = 0;
+    VERTEX_ASSIGN_OR_RETURN(KvBatch one, BuildCommit(reader, commit, &version));
+    batch.Append(std::move(one));
+    versions.push_back(version);
+  }
+  VERTEX_RETURN_IF_ERROR(engine_->Write(batch));
+  return versions;
 }
 
 absl::Status KvRuleStore::AppendMonitorRun(const v1::MonitorRun& run, size_t keep) {
@@ -742,18 +826,23 @@ absl::Status KvRuleStore::PutSampleClustering(const std::string& site, const v1:
                                               const std::vector<v1::ClusterRecord>& clusters) {
   VERTEX_RETURN_IF_ERROR(ValidateClusters(site, clusters));
   absl::MutexLock lock(&write_mu_);
-  const std::unique_ptr<KvReader> reader = engine_->NewReader();
-  VERTEX_ASSIGN_OR_RETURN(v1::SampleState stored, LoadSampleState(*reader, site));
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(BuildSampleClustering(*engine_->NewReader(), site, state, clusters, &batch));
+  return engine_->Write(batch);
+}
+
+absl::Status KvRuleStore::BuildSampleClustering(const KvReader& reader, const std::string& site,
+                                                const v1::SampleState& state,
+                                                const std::vector<v1::ClusterRecord>& clusters, KvBatch* batch) const {
+  VERTEX_ASSIGN_OR_RETURN(v1::SampleState stored, LoadSampleState(reader, site));
   if (stored.urls_size() != state.urls_size() ||
       !std::equal(stored.urls().begin(), stored.urls().end(), state.urls().begin())) {
     return absl::FailedPreconditionError(absl::StrCat("the sample of site ", Q(site), " changed (",
                                                       stored.urls_size(), " pages now, ", state.urls_size(),
                                                       " clustered): cluster it again"));
   }
-  KvBatch batch;
-  VERTEX_RETURN_IF_ERROR(BuildPutClusters(*reader, site, clusters, &batch));
-  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kSampleState, keys::Site(site), state));
-  return engine_->Write(batch);
+  VERTEX_RETURN_IF_ERROR(BuildPutClusters(reader, site, clusters, batch));
+  return PutMessage(batch, Family::kSampleState, keys::Site(site), state);
 }
 
 absl::Status KvRuleStore::PutEditorState(const std::string& site, const std::string& cluster_id,

@@ -191,6 +191,21 @@ class RuleStore {
   // InvalidArgument naming the page for an empty or repeated URL.
   virtual absl::Status ReplaceSamplePages(const std::string& site, const std::vector<v1::SamplePage>& pages) = 0;
 
+  // What a relearn stores, in one write: `pages` replace the site's sample
+  // (as ReplaceSamplePages), `state` and `clusters` become its clustering
+  // (as PutSampleClustering: state.urls must be the pages' URLs, in order),
+  // then each of `commits` is stored as CommitRule stores it, in order,
+  // against the clusters just written. Returns each commit's version, in
+  // order. A crash leaves the site either as it was or with all of it:
+  // never a fresh sample without its clustering, or a clustering whose
+  // rules are missing. Errors as the three methods'; nothing is written
+  // when one fails.
+  virtual absl::StatusOr<std::vector<int64_t>> ReplaceSampleAndCommit(const std::string& site,
+                                                                      const std::vector<v1::SamplePage>& pages,
+                                                                      const v1::SampleState& state,
+                                                                      const std::vector<v1::ClusterRecord>& clusters,
+                                                                      const std::vector<RuleCommit>& commits) = 0;
+
   // Appends `run` to run.site()'s monitoring history, dropping the oldest
   // runs beyond `keep` (0: keep all). One write. NotFound when the site is
   // not registered.

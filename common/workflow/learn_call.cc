@@ -388,6 +388,11 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
 
 absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
+  if (request.annotations_size() > static_cast<int>(options_.max_annotations_per_call)) {
+    return absl::InvalidArgumentError(absl::StrCat("annotations: ", request.annotations_size(),
+                                                   " annotations in one call; at most ",
+                                                   options_.max_annotations_per_call));
+  }
   if (!request.cluster_id().empty()) VERTEX_RETURN_IF_ERROR(store::ValidateId("cluster_id", request.cluster_id()));
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
   VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(site.schema()));

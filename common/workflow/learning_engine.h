@@ -67,6 +67,10 @@ struct LearningEngineOptions {
   size_t preview_pages = 10;
   // Pages one AddSamplePages call may carry.
   size_t max_pages_per_call = 5000;
+  // Annotations one Learn call may carry: an editor annotates a few pages
+  // per cluster (K = 3) times the schema's attributes; far more is a
+  // runaway client, refused before any work (INVALID_ARGUMENT naming it).
+  size_t max_annotations_per_call = 1000;
   // Bellwether pages chosen per cluster when a rule is learnt (the paper
   // uses 10-20).
   size_t bellwethers = 15;

@@ -114,6 +114,10 @@ std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen) {
       {"log-format", "FORMAT", "text or json (one JSON object per line) on stderr (default text)"},
       {"log-level", "LEVEL", "trace, debug, info, warn or error (default info)"},
       {"max-message-bytes", "N", "largest message sent or received (default 67108864)"},
+      {"max-memory-bytes", "N",
+       "memory gRPC's buffers may hold (unread requests, unsent responses) before flow control holds clients "
+       "back (default 268435456)"},
+      {"max-threads", "N", "calls handled at once; more get RESOURCE_EXHAUSTED (default 1024)"},
       {"drain-seconds", "N", "on SIGTERM, let in-flight calls finish for up to N s (default 10)"},
   };
 }
@@ -134,6 +138,10 @@ absl::StatusOr<ServerConfig> ServerConfigFromArgs(const cli::ParsedArgs& args, c
   VERTEX_RETURN_IF_ERROR(ValidateLogging(args, config));
   VERTEX_ASSIGN_OR_RETURN(config.max_message_bytes, args.Int("max-message-bytes", kDefaultMaxMessageBytes,
                                                              kMinMessageBytes, std::numeric_limits<int32_t>::max()));
+  VERTEX_ASSIGN_OR_RETURN(config.max_memory_bytes,
+                          args.Int("max-memory-bytes", kDefaultMaxMemoryBytes, int64_t{16} << 20, int64_t{1} << 40));
+  VERTEX_ASSIGN_OR_RETURN(const int64_t threads, args.Int("max-threads", kDefaultMaxThreads, 8, 100000));
+  config.max_threads = static_cast<int>(threads);
   VERTEX_ASSIGN_OR_RETURN(const int64_t drain, args.Int("drain-seconds", kDefaultDrainSeconds, 0, kMaxDrainSeconds));
   config.drain_seconds = static_cast<int>(drain);
   return config;

@@ -18,6 +18,8 @@ namespace vertex::rpc {
 
 inline constexpr int64_t kDefaultMaxMessageBytes = int64_t{64} << 20;
 inline constexpr int kDefaultDrainSeconds = 10;
+inline constexpr int64_t kDefaultMaxMemoryBytes = int64_t{256} << 20;
+inline constexpr int kDefaultMaxThreads = 1024;
 
 struct ServerConfig {
   // gRPC listen address: "host:port" ("127.0.0.1:0" picks a free port),
@@ -33,13 +35,19 @@ struct ServerConfig {
   std::string log_format = "text";  // "text" or "json"
   std::string log_level = "info";   // trace, debug, info, warn or error
   int64_t max_message_bytes = kDefaultMaxMessageBytes;
+  // gRPC's memory quota: what its buffers (received messages not yet read,
+  // responses not yet sent) may hold before flow control holds clients back.
+  int64_t max_memory_bytes = kDefaultMaxMemoryBytes;
+  // Threads handling calls at once; a call beyond gets RESOURCE_EXHAUSTED.
+  int max_threads = kDefaultMaxThreads;
   // How long shutdown lets in-flight calls finish before cancelling them.
   int drain_seconds = kDefaultDrainSeconds;
 };
 
 // The server flags: --listen ADDR (default `default_listen`), --port-file,
 // --tls-cert, --tls-key, --tls-ca, --auth-token, --auth-token-file,
-// --log-format, --log-level, --max-message-bytes, --drain-seconds.
+// --log-format, --log-level, --max-message-bytes, --max-memory-bytes,
+// --max-threads, --drain-seconds.
 std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen);
 
 // The config the server flags in `args` describe, with the files they name

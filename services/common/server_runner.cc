@@ -4,6 +4,7 @@
 #include <grpcpp/impl/server_builder_option.h>
 #include <grpcpp/impl/server_builder_plugin.h>
 #include <grpcpp/impl/server_initializer.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
 #include <grpcpp/support/channel_arguments.h>
 #include <poll.h>
@@ -115,6 +116,16 @@ absl::StatusOr<BuiltServer> BuildServer(const ServerConfig& config, const std::v
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, cores);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 4 * cores);
+  // Bounds on what clients can make the server hold (issue 18, 5): gRPC's
+  // buffers (messages received but not yet read, responses not yet sent)
+  // count against the memory quota, whose pressure shrinks the flow-control
+  // windows clients may fill; a sync server runs a thread per call being
+  // handled, and beyond the thread quota a call gets RESOURCE_EXHAUSTED
+  // at once instead of another thread.
+  grpc::ResourceQuota quota("vertex-server");
+  quota.Resize(static_cast<size_t>(config.max_memory_bytes));
+  quota.SetMaxThreads(config.max_threads);
+  builder.SetResourceQuota(quota);
   builder.SetOption(std::make_unique<ServiceNamesOption>(&built.services));
   for (grpc::Service* service : services) {
     if (service == nullptr) return absl::InvalidArgumentError("ServerRunner::Start: a service is null");

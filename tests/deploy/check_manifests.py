@@ -38,7 +38,8 @@ except ImportError:
 # given as the environment variable VERTEX_<NAME>, '-' -> '_').
 COMMON_SERVER_FLAGS = {
     "listen", "port-file", "tls-cert", "tls-key", "tls-ca", "auth-token",
-    "auth-token-file", "log-format", "log-level", "max-message-bytes", "drain-seconds",
+    "auth-token-file", "log-format", "log-level", "max-message-bytes", "max-memory-bytes", "max-threads",
+    "drain-seconds",
 }
 SECONDARY_FLAGS = {"store", "secondary-dir", "learning-server", "catch-up-ms"}
 SERVER_FLAGS = {

@@ -56,6 +56,8 @@ class ServerProcess {
   ~ServerProcess() { Stop(SIGKILL); }
 
   int port() const { return port_; }
+  // The process id; -1 when not running.
+  pid_t pid() const { return pid_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   std::string log() const {
     std::ifstream in(log_path_);

@@ -162,6 +162,8 @@ TEST_F(ServerConfigTest, Defaults) {
   EXPECT_EQ(config->log_format, "text");
   EXPECT_EQ(config->log_level, "info");
   EXPECT_EQ(config->max_message_bytes, 64 << 20);
+  EXPECT_EQ(config->max_memory_bytes, 256 << 20);
+  EXPECT_EQ(config->max_threads, 1024);
   EXPECT_EQ(config->drain_seconds, 10);
   EXPECT_EQ(TlsMode(*config), "none");
 }
@@ -185,6 +187,10 @@ TEST_F(ServerConfigTest, ReadsFilesAndValues) {
                                                   "debug",
                                                   "--max-message-bytes",
                                                   "1048576",
+                                                  "--max-memory-bytes",
+                                                  "67108864",
+                                                  "--max-threads",
+                                                  "32",
                                                   "--drain-seconds",
                                                   "0"});
   ASSERT_TRUE(config.ok()) << config.status();
@@ -197,6 +203,8 @@ TEST_F(ServerConfigTest, ReadsFilesAndValues) {
   EXPECT_EQ(config->log_format, "json");
   EXPECT_EQ(config->log_level, "debug");
   EXPECT_EQ(config->max_message_bytes, 1048576);
+  EXPECT_EQ(config->max_memory_bytes, 64 << 20);
+  EXPECT_EQ(config->max_threads, 32);
   EXPECT_EQ(config->drain_seconds, 0);
   EXPECT_EQ(TlsMode(*config), "mtls");
 }
@@ -235,6 +243,8 @@ TEST_F(ServerConfigTest, ErrorsNameTheFlag) {
       {{"--log-level", "warning"}, "--log-level"},
       {{"--max-message-bytes", "10"}, "--max-message-bytes"},
       {{"--max-message-bytes", "4294967296"}, "--max-message-bytes"},
+      {{"--max-memory-bytes", "1000"}, "--max-memory-bytes"},
+      {{"--max-threads", "2"}, "--max-threads"},
       {{"--drain-seconds", "-1"}, "--drain-seconds"},
       {{"--drain-seconds", "ten"}, "--drain-seconds"},
   };

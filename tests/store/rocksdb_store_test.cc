@@ -165,6 +165,35 @@ TEST(RocksDbStoreTest, ALockedDirectoryIsAClearError) {
   EXPECT_NE(MustOpen(dir.path()), nullptr);  // released on close
 }
 
+// Below the reserve of free space, writes are refused before RocksDB sees
+// them (it must never meet a full disk: Debian's build aborts on a failed
+// log write); reads go on, and with room again writes go through. The real
+// full disk, a filled tmpfs under vertexd, is tests/services/crash_loop_test.
+TEST(RocksDbStoreTest, WritesBelowTheFreeSpaceReserveAreRefusedReadsGoOn) {
+  TempDir dir("reserve");
+  {
+    std::unique_ptr<RuleStore> store = MustOpen(dir.path());
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->PutSite(Site("before")).ok());
+  }
+  {
+    // More reserve than any disk has free.
+    StoreOptions options;
+    options.reserve_bytes = uint64_t{1} << 62;
+    absl::StatusOr<std::unique_ptr<RuleStore>> store = OpenRocksDbStore(dir.path(), options);
+    ASSERT_TRUE(store.ok()) << store.status();
+    const absl::Status refused = (*store)->PutSite(Site("refused"));
+    EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted) << refused;
+    EXPECT_THAT(std::string(refused.message()), HasSubstr(dir.path()));
+    EXPECT_THAT(std::string(refused.message()), HasSubstr("No space left on device"));
+    EXPECT_TRUE((*store)->GetSite("before").ok());
+  }
+  std::unique_ptr<RuleStore> store = MustOpen(dir.path());
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->GetSite("refused").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(store->PutSite(Site("after")).ok());
+}
+
 TEST(RocksDbStoreTest, CorruptValueOnDiskIsDataLossAfterReopening) {
   TempDir dir("corrupt");
   {

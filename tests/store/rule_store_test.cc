@@ -572,6 +572,59 @@ TEST_P(RuleStoreTest, ReplaceSamplePagesStartsAFreshSample) {
   EXPECT_EQ(store_->GetSampleState("shop").value().urls_size(), 2);
 }
 
+// Relearn's writes (issue 18): the fresh sample, its clustering and the
+// new rule versions are one write, each step seeing the ones before it
+// (a new cluster gets its first rule; a cluster committed twice gets two
+// versions); a failing step writes nothing.
+TEST_P(RuleStoreTest, ReplaceSampleAndCommitIsOneWholeWrite) {
+  AddSite("shop", {Cluster("c0", "sig0", 2)});
+  MustCommit(Commit("shop", "c0", "v1"));
+  ASSERT_TRUE(store_->PutSamplePages("shop", {SamplePage("http://x.test/old")}).ok());
+  const std::vector<v1::SamplePage> pages = {SamplePage("http://x.test/a"), SamplePage("http://x.test/b")};
+  v1::SampleState state;
+  for (const v1::SamplePage& p : pages) state.add_urls(p.url());
+  state.add_clusters()->set_cluster_id("c0");
+  state.add_clusters()->set_cluster_id("c1");
+  RuleCommit repaired = Commit("shop", "c0", "repair");
+  repaired.candidate = true;
+  const std::vector<RuleCommit> commits = {repaired, Commit("shop", "c1", "new"), Commit("shop", "c1", "again")};
+  const size_t keys_before = KeyCount(*engine_);
+
+  // A failing step: nothing of the earlier ones is written.
+  v1::SampleState stale = state;
+  stale.add_urls("http://x.test/other");
+  EXPECT_EQ(store_->ReplaceSampleAndCommit("shop", pages, stale, {Cluster("c0", "sig0", 2)}, commits).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_->ReplaceSampleAndCommit("shop", pages, state, {Cluster("c0", "sig0", 2)}, commits).status().code(),
+            absl::StatusCode::kNotFound);  // c1 is not among the clusters
+  RuleCommit elsewhere = Commit("other", "c0", "x");
+  EXPECT_EQ(store_->ReplaceSampleAndCommit("shop", pages, state, {}, {elsewhere}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(KeyCount(*engine_), keys_before);
+  EXPECT_THAT(store_->GetSampleState("shop").value().urls(), ElementsAre("http://x.test/old"));
+
+  auto* memory = dynamic_cast<MemoryKv*>(engine_.get());
+  const int64_t writes_before = memory != nullptr ? memory->WritesForTesting() : 0;
+  absl::StatusOr<std::vector<int64_t>> versions = store_->ReplaceSampleAndCommit(
+      "shop", pages, state, {Cluster("c0", "sig0", 2), Cluster("c1", "sig1", 1)}, commits);
+  ASSERT_TRUE(versions.ok()) << versions.status();
+  EXPECT_THAT(*versions, ElementsAre(2, 1, 2));
+  if (memory != nullptr) EXPECT_EQ(memory->WritesForTesting(), writes_before + 1);
+  const v1::SampleState stored = store_->GetSampleState("shop").value();
+  EXPECT_THAT(stored.urls(), ElementsAre("http://x.test/a", "http://x.test/b"));
+  EXPECT_EQ(stored.clusters_size(), 2);
+  EXPECT_EQ(store_->GetSamplePage("shop", 1).value().url(), "http://x.test/b");
+  const v1::ClusterRecord c0 = store_->GetCluster("shop", "c0").value();
+  EXPECT_EQ(c0.current_version(), 1);
+  EXPECT_EQ(c0.candidate_version(), 2);
+  const v1::ClusterRecord c1 = store_->GetCluster("shop", "c1").value();
+  EXPECT_EQ(c1.current_version(), 2);
+  EXPECT_EQ(c1.latest_version(), 2);
+  EXPECT_EQ(store_->GetRule("shop", "c1", 1).value().attributes(0).xpath(), "//h1[@class='new']");
+  EXPECT_EQ(store_->Snapshots("shop", "c1", 2).value().size(), 2u);
+  EXPECT_EQ(store_->GetSite("shop").value().cluster_ids_size(), 2);
+}
+
 TEST_P(RuleStoreTest, MonitorHistoryIsNewestFirstAndCapped) {
   AddSite("shop", {});
   AddSite("shop2", {});
@@ -823,6 +876,31 @@ TEST(MemoryStoreTest, FailedWritesApplyNothing) {
   EXPECT_EQ(store->GetSite("shop").status().code(), absl::StatusCode::kUnavailable);
   kv->ClearFaultsForTesting();
   EXPECT_EQ(store->GetCluster("shop", "c").value().latest_version(), 3);
+}
+
+// A crash during a relearn's write (a failing batch) leaves the old sample,
+// clustering and rules: none of the three parts alone.
+TEST(MemoryStoreTest, FailedReplaceSampleAndCommitAppliesNothing) {
+  auto kv = std::make_shared<MemoryKv>();
+  std::unique_ptr<RuleStore> store = NewRuleStore(kv).value();
+  ASSERT_TRUE(store->PutSite(Site("shop")).ok());
+  ASSERT_TRUE(store->PutClusters("shop", {Cluster("c", "sig", 1)}).ok());
+  ASSERT_EQ(store->CommitRule(Commit("shop", "c", "v1")).value(), 1);
+  ASSERT_TRUE(store->PutSamplePages("shop", {SamplePage("http://x.test/old")}).ok());
+  const size_t keys = KeyCount(*kv);
+  v1::SampleState state;
+  state.add_urls("http://x.test/new");
+  kv->FailWritesAfterForTesting(0, absl::UnavailableError("crash"));
+  EXPECT_EQ(store->ReplaceSampleAndCommit("shop", {SamplePage("http://x.test/new")}, state,
+                                          {Cluster("c", "sig2", 1)}, {Commit("shop", "c", "v2")})
+                .status()
+                .code(),
+            absl::StatusCode::kUnavailable);
+  kv->ClearFaultsForTesting();
+  EXPECT_EQ(KeyCount(*kv), keys);
+  EXPECT_THAT(store->GetSampleState("shop").value().urls(), ElementsAre("http://x.test/old"));
+  EXPECT_EQ(store->GetCluster("shop", "c").value().signature(), "sig");
+  EXPECT_THAT(store->ListRuleVersions("shop", "c").value(), ElementsAre(1));
 }
 
 TEST(MemoryStoreTest, NewInMemoryStoreIsEmptyAndWorks) {
