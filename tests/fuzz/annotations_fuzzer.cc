@@ -16,7 +16,7 @@
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
 #include "common/workflow/annotations.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_demo.h"
 
 namespace vertex::fuzz {
 namespace {

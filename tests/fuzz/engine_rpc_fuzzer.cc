@@ -26,7 +26,7 @@
 #include "common/workflow/api_editor.h"
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_demo.h"
 
 namespace vertex::fuzz {
 namespace {

@@ -1,5 +1,5 @@
 // Fuzz target: extraction with a learnt rule. At start-up a rule is learnt
-// from the demo site's product pages (fuzz_support.h); each input is a page
+// from the demo site's product pages (fuzz_demo.h); each input is a page
 // parsed and extracted with it, through CompiledRule::Apply and the nearest
 // match check (NearestMatchFailure).
 //
@@ -14,7 +14,7 @@
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
 #include "common/util/utf8.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_demo.h"
 
 namespace vertex::fuzz {
 namespace {

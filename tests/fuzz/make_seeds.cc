@@ -17,7 +17,7 @@
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
 #include "google/protobuf/util/json_util.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_demo.h"
 
 namespace vertex::fuzz {
 namespace {

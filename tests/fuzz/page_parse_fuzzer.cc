@@ -17,7 +17,7 @@
 #include "common/html/page.h"
 #include "common/html/serialize.h"
 #include "common/util/utf8.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_check.h"
 
 namespace vertex::fuzz {
 namespace {

@@ -19,7 +19,7 @@
 #include "common/extract/json_export.h"
 #include "common/extract/xslt_export.h"
 #include "google/protobuf/util/json_util.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_demo.h"
 
 namespace vertex::fuzz {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "common/schema/schema.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;

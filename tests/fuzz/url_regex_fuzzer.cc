@@ -14,7 +14,7 @@
 
 #include "common/urlpattern/url_regex.h"
 #include "re2/re2.h"
-#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;

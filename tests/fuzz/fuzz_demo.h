@@ -1,72 +1,24 @@
-// What the fuzz targets share: invariant checks that abort (so libFuzzer
-// records the input as a crash and the corpus replay test fails), splitting
-// an input into lines, and the demo site the targets that need a learnt rule
-// learn from once at start-up (deterministic: the generator uses no
-// randomness, so every run and every replay sees the same rule).
+// The demo site the fuzz targets that need a learnt rule or a learnt store
+// build once at start-up (deterministic: the generator uses no randomness,
+// so every run and every replay sees the same rule).
 //
-// Thread-safety: the fuzz targets are single-threaded; these helpers are
-// pure functions except the Fail() abort.
-#ifndef VERTEX_TESTS_FUZZ_FUZZ_SUPPORT_H_
-#define VERTEX_TESTS_FUZZ_FUZZ_SUPPORT_H_
+// Thread-safety: pure functions.
+#ifndef VERTEX_TESTS_FUZZ_FUZZ_DEMO_H_
+#define VERTEX_TESTS_FUZZ_FUZZ_DEMO_H_
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "common/demo/site_generator.h"
 #include "common/eval/ground_truth.h"
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
 #include "common/schema/schema.h"
+#include "tests/fuzz/fuzz_check.h"
 
 namespace vertex::fuzz {
-
-// Aborts with `what`: a broken invariant is a bug even when nothing crashed.
-[[noreturn]] inline void Fail(const std::string& what) {
-  std::fprintf(stderr, "vertex fuzz: invariant failed: %s\n", what.c_str());
-  std::abort();
-}
-
-inline void Check(bool ok, const std::string& what) {
-  if (!ok) Fail(what);
-}
-
-// Aborts when `status` is Internal or Unknown: the documented error codes of
-// the code under test are for bad input; Internal means a bug.
-inline void CheckNotInternal(const absl::Status& status, const std::string& where) {
-  if (status.code() == absl::StatusCode::kInternal || status.code() == absl::StatusCode::kUnknown) {
-    Fail(where + ": " + status.ToString());
-  }
-}
-
-inline std::string_view AsView(const uint8_t* data, size_t size) {
-  return std::string_view(reinterpret_cast<const char*>(data), size);
-}
-
-// `text` cut at '\n' (a final line without '\n' included; no empty tail).
-inline std::vector<std::string_view> SplitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
-
-// The first line of `text` and the rest after its '\n' (rest empty when
-// there is none).
-inline std::pair<std::string_view, std::string_view> CutLine(std::string_view text) {
-  const size_t end = text.find('\n');
-  if (end == std::string_view::npos) return {text, {}};
-  return {text.substr(0, end), text.substr(end + 1)};
-}
 
 // A small demo site (all four templates), the same on every run.
 inline std::vector<demo::GeneratedPage> DemoPages() {
@@ -147,4 +99,4 @@ inline LearntRule LearnProductRule() {
 
 }  // namespace vertex::fuzz
 
-#endif  // VERTEX_TESTS_FUZZ_FUZZ_SUPPORT_H_
+#endif  // VERTEX_TESTS_FUZZ_FUZZ_DEMO_H_
