@@ -70,6 +70,13 @@ void Learn(const std::vector<workflow::SourcedAnnotation>& annotations) {
 }  // namespace
 }  // namespace vertex::fuzz
 
+// The learning at start-up runs here, before libFuzzer's per-input timeout
+// applies.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  vertex::fuzz::DemoProducts();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;
   absl::StatusOr<std::vector<workflow::SourcedAnnotation>> annotations =

@@ -36,6 +36,7 @@ constexpr int kCalls = 17;
 // The store after the demo site was learnt, as one batch that recreates it.
 const store::KvBatch& LearntStore() {
   static const store::KvBatch* contents = [] {
+    QuietProtobufLogs();
     auto kv = std::make_shared<store::MemoryKv>();
     absl::StatusOr<std::unique_ptr<store::RuleStore>> rules = store::NewRuleStore(kv);
     Check(rules.ok(), "NewRuleStore: " + rules.status().ToString());
@@ -133,6 +134,13 @@ void Dispatch(int call, std::string_view bytes, Engines& e) {
 
 }  // namespace
 }  // namespace vertex::fuzz
+
+// The learning at start-up runs here, before libFuzzer's per-input timeout
+// applies.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  vertex::fuzz::LearntStore();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;

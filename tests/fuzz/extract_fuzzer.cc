@@ -46,6 +46,13 @@ void CheckResults(const extract::CompiledRule& rule, const std::vector<extract::
 }  // namespace
 }  // namespace vertex::fuzz
 
+// The learning at start-up runs here, before libFuzzer's per-input timeout
+// applies.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  vertex::fuzz::Rule();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;
   const extract::CompiledRule& rule = fuzz::Rule();

@@ -16,9 +16,16 @@
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
 #include "common/schema/schema.h"
+#include "google/protobuf/stubs/logging.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace vertex::fuzz {
+
+// Silences protobuf's log lines (each binary message with invalid UTF-8 in
+// a string field logs one), which would otherwise flood a fuzzing run.
+inline void QuietProtobufLogs() {
+  google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string&) {});
+}
 
 // A small demo site (all four templates), the same on every run.
 inline std::vector<demo::GeneratedPage> DemoPages() {

@@ -124,6 +124,9 @@ void RobotsSeeds() {
         "User-agent: *\nDisallow: /private\nAllow: /private/public\n\n"
         "User-agent: vertexmonitor\nUser-agent: other\nDisallow: /*.pdf$\nAllow: /\n# end\n");
   Write("robots", "crlf_bom", "/a/b\n\xEF\xBB\xBFuser-agent:*\r\ndisallow: /a\r\nallow:/a/b$\r\nsitemap: x\r\n");
+  // The first thing the target found: a User-Agent with leading blanks (the
+  // token is taken after them; the target's check was wrong, not the parser).
+  Write("robots", "leading_blank_agent", "  VertexMonitor/1.0\t/a/x\nUser-agent: vertexmonitor\nDisallow: /a\n");
   Write("robots", "wildcards", "/shop/item/12.html\nUser-agent: *\nDisallow: /*/item/*.html\nAllow: /shop/*$\n");
 }
 

@@ -16,6 +16,8 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+// Defined by the targets with start-up work (as libFuzzer allows).
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
 
 namespace {
 
@@ -36,6 +38,7 @@ std::vector<std::filesystem::path> InputsUnder(const std::filesystem::path& path
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(&argc, &argv);
   std::vector<std::filesystem::path> inputs;
   for (int i = 1; i < argc; ++i) {
     for (auto& p : InputsUnder(argv[i])) inputs.push_back(std::move(p));

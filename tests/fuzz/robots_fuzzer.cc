@@ -5,8 +5,9 @@
 // "VertexMonitor/1.0"); the rest is the robots.txt.
 //
 // Checked beyond "no crash": "/robots.txt" is always allowed; the product
-// token is a prefix of the User-Agent made of letters, digits, '_' and '-';
+// token is a prefix of the User-Agent (after leading spaces and tabs) made of letters, digits, '_' and '-';
 // parsing the same text twice gives the same answers (a pure function).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -24,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     path = first.substr(tab + 1);
   }
   const std::string token = fetch::ProductToken(agent);
-  fuzz::Check(agent.substr(0, token.size()) == token, "ProductToken is not a prefix of the agent");
+  const size_t blanks = std::min(agent.find_first_not_of(" \t"), agent.size());
+  fuzz::Check(agent.substr(blanks, token.size()) == token, "ProductToken is not a prefix of the agent");
   for (char c : token) {
     fuzz::Check(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-',
                 "ProductToken kept '" + std::string(1, c) + "'");

@@ -31,6 +31,7 @@ struct Target {
 
 const Target& DemoTarget() {
   static const Target* target = [] {
+    QuietProtobufLogs();
     auto* t = new Target;
     const std::vector<demo::GeneratedPage> products = ProductPages();
     html::Parser parser;
@@ -51,6 +52,13 @@ bool ParseRule(std::string_view bytes, bool json, v1::Rule* rule) {
 
 }  // namespace
 }  // namespace vertex::fuzz
+
+// The learning at start-up runs here, before libFuzzer's per-input timeout
+// applies.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  vertex::fuzz::DemoTarget();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace vertex;
