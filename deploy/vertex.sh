@@ -4,7 +4,10 @@
 # incrementally into build/, then runs what was asked.
 #
 #   bash deploy/vertex.sh demo [vertexctl demo flags]   start vertexd on loopback, run the demo site through it, stop it
-#   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
+#   bash deploy/vertex.sh test                          build and run the whole test suite (ctest), then
+#                                                       each fuzz target for 15 s (VERTEX_FUZZ_SMOKE=0: not)
+#   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
+#                                                       TARGET (default: every one) SECONDS each (default 60)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
@@ -15,7 +18,8 @@
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
 # Environment: VERTEX_BUILD_DIR (default: build/ in the checkout),
-# VERTEX_BUILD_TYPE (default RelWithDebInfo), VERTEX_JOBS (default: cores).
+# VERTEX_BUILD_TYPE (default RelWithDebInfo), VERTEX_JOBS (default: cores),
+# VERTEX_FUZZ_WORK (fuzz corpus and crash files; default $BUILD-fuzz/fuzz-work).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,10 +35,11 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
   libcurl4-openssl-dev zlib1g-dev
   docker-compose python3-yaml
+  clang libclang-rt-14-dev
 )
 
 usage() {
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 install_missing() {
@@ -102,6 +107,73 @@ run_demo() {
   return "$status"
 }
 
+FUZZ_BUILD="$BUILD-fuzz"
+FUZZ_TARGETS=(page_parse extract schema_json annotations rule_import url_regex robots engine_rpc)
+
+# The longest input each fuzz target is given (libFuzzer's -max_len): above
+# its largest seed, small enough to keep executions fast.
+fuzz_max_len() {
+  case "$1" in
+    extract|rule_import|engine_rpc) echo 131072 ;;
+    page_parse|annotations|robots) echo 16384 ;;
+    *) echo 4096 ;;
+  esac
+}
+
+# libFuzzer's -timeout per input: learning under ASan (annotations: a rule
+# from three pages; engine_rpc: Learn and Relearn over the demo site) takes
+# seconds where parsing takes milliseconds.
+fuzz_timeout() {
+  case "$1" in
+    engine_rpc) echo 180 ;;
+    annotations) echo 60 ;;
+    *) echo 25 ;;
+  esac
+}
+
+# fuzz_run SECONDS TARGET...: builds the libFuzzer targets (clang, ASan +
+# UBSan) in $FUZZ_BUILD and runs each TARGET for SECONDS on its committed
+# seed corpus, new corpus entries and crash reproducers going to the work
+# directory (never into the committed corpus). Prints per target:
+# executions, corpus entries added, coverage, crashes. Fails when any target
+# crashed (or timed out on an input, or could not run).
+fuzz_run() {
+  local seconds="$1"
+  shift
+  install_missing
+  if [ ! -f "$FUZZ_BUILD/build.ninja" ]; then
+    CC=clang CXX=clang++ cmake -S "$ROOT" -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DVERTEX_FUZZ=ON >/dev/null
+  fi
+  cmake --build "$FUZZ_BUILD" -j "$JOBS" --target fuzzers | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
+  local work="${VERTEX_FUZZ_WORK:-$FUZZ_BUILD/fuzz-work}"
+  local failed=()
+  local t
+  for t in "$@"; do
+    local dir="$work/$t" status=0
+    mkdir -p "$dir/corpus" "$dir/crashes"
+    "$FUZZ_BUILD/tests/fuzz/${t}_fuzzer" -max_total_time="$seconds" -max_len="$(fuzz_max_len "$t")" \
+      -timeout="$(fuzz_timeout "$t")" -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix="$dir/crashes/" \
+      "$dir/corpus" "$ROOT/tests/fuzz/corpus/$t" >"$dir/log" 2>&1 || status=$?
+    local execs added cov crashes
+    execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -n 1)"
+    added="$(sed -n 's/^stat::new_units_added: *//p' "$dir/log" | tail -n 1)"
+    cov="$(grep -oE 'cov: [0-9]+' "$dir/log" | tail -n 1 | cut -d' ' -f2)"
+    crashes="$(find "$dir/crashes" -type f \( -name "crash-*" -o -name "timeout-*" -o -name "oom-*" -o -name "leak-*" \) | wc -l)"
+    printf 'fuzz %-12s %ss: %s executions, %s new corpus entries, coverage %s, %s crash files (exit %s)\n' \
+      "$t" "$seconds" "${execs:-?}" "${added:-?}" "${cov:-?}" "$crashes" "$status"
+    if [ "$status" -ne 0 ]; then
+      failed+=("$t")
+      grep -E 'ERROR|invariant failed|Test unit written|SUMMARY' "$dir/log" | head -n 5 >&2 || true
+      echo "vertex: fuzz $t failed; log $dir/log, reproducers in $dir/crashes/" >&2
+    fi
+  done
+  if [ ${#failed[@]} -ne 0 ]; then
+    echo "vertex: fuzz targets that failed: ${failed[*]}" >&2
+    return 1
+  fi
+}
+
 cmd="${1:-help}"
 shift || true
 case "$cmd" in
@@ -111,8 +183,22 @@ case "$cmd" in
     ;;
   test)
     build
-    cd "$BUILD"
-    exec ctest --output-on-failure -j "$JOBS" "$@"
+    (cd "$BUILD" && ctest --output-on-failure -j "$JOBS" "$@")
+    if [ "${VERTEX_FUZZ_SMOKE:-1}" != "0" ]; then
+      fuzz_run 15 "${FUZZ_TARGETS[@]}"
+    fi
+    ;;
+  fuzz)
+    target="${1:-all}"
+    seconds="${2:-60}"
+    if [ "$target" = "all" ]; then
+      fuzz_run "$seconds" "${FUZZ_TARGETS[@]}"
+    elif [[ " ${FUZZ_TARGETS[*]} " == *" $target "* ]]; then
+      fuzz_run "$seconds" "$target"
+    else
+      echo "vertex: unknown fuzz target '$target' (one of: all ${FUZZ_TARGETS[*]})" >&2
+      exit 2
+    fi
     ;;
   bench)
     if [ "${1:-}" = "soak" ]; then
