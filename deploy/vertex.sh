@@ -5,7 +5,7 @@
 #
 #   bash deploy/vertex.sh demo [vertexctl demo flags]   start vertexd on loopback, run the demo site through it, stop it
 #   bash deploy/vertex.sh test                          build and run the whole test suite (ctest)
-#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn
+#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
@@ -153,9 +153,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export)
+      parse|extract|learn|monitor|xpath_export|hostile)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -165,6 +165,7 @@ case "$cmd" in
     "$BUILD/bench/extract_bench"
     "$BUILD/bench/monitor_bench"
     "$BUILD/bench/xpath_export_bench"
+    "$BUILD/bench/hostile_bench"
     exec "$BUILD/bench/learn_bench"
     ;;
   build)
