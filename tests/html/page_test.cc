@@ -351,10 +351,84 @@ TEST(NestingTest, EstimatesDepthWithoutCountingVoidRawOrImplicitElements) {
       {"<div/><div/><div/>", 3},  // self-closing syntax does not close a div
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(EstimateNestingDepth(c.html, 100).max_depth, c.expected) << c.html;
+    EXPECT_EQ(PreScanStructure(c.html, {.max_depth = 100}).max_depth, c.expected) << c.html;
   }
-  const NestingEstimate over = EstimateNestingDepth("<div><div><div><div>", 2);
+  const PreScanResult over = PreScanStructure("<div><div><div><div>", {.max_depth = 2});
+  EXPECT_EQ(over.over, PreScanResult::Over::kDepth);
   EXPECT_EQ(over.offset_over_limit, 10u);
+  EXPECT_EQ(over.tag, "div");
+}
+
+TEST(NestingTest, CountsAttributesAsTheTokenizerSplitsThem) {
+  struct Case {
+    std::string html;
+    int expected;
+  };
+  const std::vector<Case> cases = {
+      {"<div></div>", 0},
+      {"<div id=a class=\"b c\" hidden>", 3},
+      {"<div a = 'x > y' b=\"q'r\"  c>", 3},
+      {"<input a=1/ b c=d/>", 3},  // '/' ends an unquoted value only with the space
+      {"<a href=x?a=1&b=2 title=t>", 2},
+      {"<div a=\"1\"b=2>", 2},  // no space after a quoted value: a new attribute
+      {"</div x y z>", 3},  // end tags are tokenized (and checked) too
+      {"<script a b>var s = '<div c d e f>';</script>", 2},
+      {"<!-- <div a b c d e> --><p a>", 1},
+      {"<div a a a a>", 4},  // duplicates count: Gumbo compares them too
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(PreScanStructure(c.html, {}).max_attributes, c.expected) << c.html;
+  }
+  const PreScanResult over = PreScanStructure("<p>\n<div a b>\n<span a b c>", {.max_attributes = 2});
+  EXPECT_EQ(over.over, PreScanResult::Over::kAttributes);
+  EXPECT_EQ(over.offset_over_limit, 14u);
+  EXPECT_EQ(over.tag, "span");
+  EXPECT_EQ(LineAt("<p>\n<div a b>\n<span a b c>", 14), 3u);
+}
+
+// One <div> with `n` distinct attributes, in a page.
+std::string ManyAttributes(int n) {
+  std::string s = "<html><body><p>before</p>\n<div";
+  for (int i = 0; i < n; ++i) s += " a" + std::to_string(i) + "=\"v" + std::to_string(i) + "\"";
+  return s + ">x</div></body></html>";
+}
+
+TEST(BadInputTest, TagWithTooManyAttributesIsRefusedNamingTheLimitAndLine) {
+  Parser parser;
+  absl::StatusOr<Page> page = parser.Parse(ManyAttributes(100000), "http://x.test/attrs");
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
+  const std::string message(page.status().message());
+  EXPECT_NE(message.find("more than 1000 attributes"), std::string::npos) << message;
+  EXPECT_NE(message.find("<div> at line 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("http://x.test/attrs"), std::string::npos) << message;
+}
+
+TEST(BadInputTest, TagAtTheAttributeLimitParsesWithEveryAttributeInOrder) {
+  Page page = MustParse(ManyAttributes(1000));
+  const std::vector<Node> divs = XPath::Compile("//div").value().Select(page).value();
+  ASSERT_EQ(divs.size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> attrs = AttributeAxis(divs[0]);
+  ASSERT_EQ(attrs.size(), 1000u);
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    EXPECT_EQ(attrs[i].first, "a" + std::to_string(i));
+    EXPECT_EQ(attrs[i].second, "v" + std::to_string(i));
+  }
+  EXPECT_EQ(Texts(page, "//div[@a999='v999']"), std::vector<std::string>{"x"});
+  ParseOptions options;
+  options.max_attributes = 999;
+  Parser strict(options);
+  EXPECT_EQ(strict.Parse(ManyAttributes(1000), "u").status().code(), absl::StatusCode::kResourceExhausted);
+  options.max_attributes = 5000;
+  Parser lenient(options);
+  EXPECT_TRUE(lenient.Parse(ManyAttributes(3000), "u").ok());
+}
+
+TEST(BadInputTest, AttributeValuesKeepAmpersandsAndSurviveTheLinearMirror) {
+  Page page = MustParse("<a href='/p?a=1&amp;b=2&c=3' title=\"x &lt; y\" data-x>t</a>");
+  EXPECT_EQ(XPath::Compile("string(//a/@href)").value().EvaluateString(page).value(), "/p?a=1&b=2&c=3");
+  EXPECT_EQ(XPath::Compile("string(//a/@title)").value().EvaluateString(page).value(), "x < y");
+  EXPECT_EQ(Texts(page, "//a[@data-x='']"), std::vector<std::string>{"t"});
 }
 
 // ---- the arena ----
