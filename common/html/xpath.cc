@@ -66,6 +66,7 @@ ContextPtr NewContext(const Page& page, Node context) {
   ContextPtr ctx(xmlXPathNewContext(page.doc()));
   xmlXPathRegisterFunc(ctx.get(), BAD_CAST "ends-with", &EndsWithFunction);
   ctx->node = context ? context.raw() : reinterpret_cast<xmlNodePtr>(page.doc());
+  ctx->opLimit = XPathOperationBudget(page);
   return ctx;
 }
 
@@ -73,7 +74,16 @@ ContextPtr NewContext(const Page& page, Node context) {
 
 void XPath::CompDeleter::operator()(_xmlXPathCompExpr* comp) const { xmlXPathFreeCompExpr(comp); }
 
+unsigned long XPathOperationBudget(const Page& page) {
+  return kXPathOperationsPerNode * (static_cast<unsigned long>(page.node_count()) + kXPathBudgetFloorNodes);
+}
+
 absl::StatusOr<XPath> XPath::Compile(std::string_view expression) {
+  if (expression.size() > kMaxXPathBytes) {
+    return absl::InvalidArgumentError("XPath expression of " + std::to_string(expression.size()) +
+                                      " bytes is over the XPath length limit of " + std::to_string(kMaxXPathBytes) +
+                                      " bytes: '" + std::string(expression.substr(0, 60)) + "...'");
+  }
   std::string expr(expression);
   if (expr.empty()) return absl::InvalidArgumentError("XPath expression is empty");
   if (expr.find('\0') != std::string::npos) {
@@ -99,6 +109,11 @@ absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& 
   ErrorCapture capture;
   ContextPtr ctx = NewContext(page, context);
   ObjectPtr result(xmlXPathCompiledEval(comp, ctx.get()));
+  if (result == nullptr && ctx->lastError.code == XML_XPATH_EXPRESSION_OK + XPATH_OP_LIMIT_EXCEEDED) {
+    return absl::ResourceExhaustedError("XPath '" + expression + "' is over the XPath evaluation budget of " +
+                                        std::to_string(ctx->opLimit) + " operations on page '" + page.url() +
+                                        "' (" + std::to_string(kXPathOperationsPerNode) + " per node)");
+  }
   if (result == nullptr) {
     return absl::InvalidArgumentError("XPath '" + expression + "' failed: " +
                                       (capture.message().empty() ? "evaluation error" : capture.message()));

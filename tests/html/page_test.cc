@@ -431,6 +431,51 @@ TEST(BadInputTest, AttributeValuesKeepAmpersandsAndSurviveTheLinearMirror) {
   EXPECT_EQ(Texts(page, "//a[@data-x='']"), std::vector<std::string>{"t"});
 }
 
+// ---- XPath limits ----
+
+// A page of `n` nested-list items: <ul><li><span>i</span></li>...</ul>.
+std::string ListPage(int n) {
+  std::string s = "<html><body><ul>";
+  for (int i = 0; i < n; ++i) s += "<li><span>" + std::to_string(i) + "</span></li>";
+  return s + "</ul></body></html>";
+}
+
+TEST(XPathLimitTest, OverlongExpressionIsRefusedNamingTheLimit) {
+  std::string unions = "//p";
+  while (unions.size() <= kMaxXPathBytes) unions += " | //p";
+  absl::StatusOr<XPath> x = XPath::Compile(unions);
+  ASSERT_FALSE(x.ok());
+  EXPECT_EQ(x.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(x.status().message().find("XPath length limit of 16384 bytes"), std::string::npos) << x.status();
+  EXPECT_TRUE(XPath::Compile(unions.substr(0, 3 + (kMaxXPathBytes - 3) / 6 * 6)).ok());
+}
+
+TEST(XPathLimitTest, ExplosiveExpressionsStopAtTheBudgetNamingIt) {
+  Page page = MustParse(ListPage(1000));
+  // An absolute path or a long axis evaluated again for every node (n^2 and
+  // worse); node-set comparisons that cast every node to a string.
+  for (const std::string expr : {"//*[count(//*) > count(//*//*)]", "//li[preceding::li[following::li = //span]]",
+                                 "//*[. = //span]", "//li[string(//*) = string(//*)]"}) {
+    absl::StatusOr<std::vector<Node>> nodes = XPath::Compile(expr).value().Select(page);
+    ASSERT_FALSE(nodes.ok()) << expr;
+    EXPECT_EQ(nodes.status().code(), absl::StatusCode::kResourceExhausted) << expr;
+    EXPECT_NE(nodes.status().message().find("XPath evaluation budget of " +
+                                            std::to_string(XPathOperationBudget(page)) + " operations"),
+              std::string::npos)
+        << nodes.status();
+    EXPECT_NE(nodes.status().message().find("http://example.test/p"), std::string::npos) << nodes.status();
+  }
+  // Ordinary expressions, positional and label-first ones included, stay
+  // within it on the same page.
+  for (const std::string expr : {"//li[span='999']", "//ul/li[last()]/span", "(//span)[500]",
+                                 "//text()[normalize-space(.)='7']/following::text()[normalize-space(.)!=''][1]",
+                                 "//li[count(span) = 1][not(@class)]//text()", "//*"}) {
+    absl::StatusOr<std::vector<Node>> nodes = XPath::Compile(expr).value().Select(page);
+    ASSERT_TRUE(nodes.ok()) << expr << ": " << nodes.status();
+    EXPECT_FALSE(nodes->empty()) << expr;
+  }
+}
+
 // ---- the arena ----
 
 TEST(ArenaTest, AlignsReusesAndHandlesLargeObjects) {
