@@ -15,7 +15,10 @@
 // concatenated up to it. The URL cases grow the URL instead: the page URL
 // (extract and build of a normal page fetched from a URL of that length) and
 // URL-pattern inference (InferUrlRegex over 8 URLs of that length, against 8
-// of the demo site's URLs padded by path segments; "build" column).
+// of the demo site's URLs padded by path segments; "build" column). The
+// user_xpath case evaluates user-given XPaths (explosive // steps, a
+// long axis walked per node, a 16 KB union) with libxml2 on a normal page of
+// the size (both columns), against extracting that page.
 //
 // Reported per case: ms per size, the ratio to the normal page of the same
 // size at the largest size measured, and the slope log(t2/t1)/log(2) of each
@@ -45,6 +48,7 @@
 #include "benchmark/benchmark.h"
 #include "common/extract/site_extractor.h"
 #include "common/html/page.h"
+#include "common/html/xpath.h"
 #include "common/shingle/shingle.h"
 #include "common/urlpattern/url_regex.h"
 #include "common/util/status_macros.h"
@@ -261,6 +265,28 @@ class Bench {
     return Best([&]() -> absl::Status { return urlpattern::InferUrlRegex(urls).status(); });
   }
 
+  // A user's XPath (explosive steps, a long axis walked per node, a huge
+  // union) evaluated by libxml2 on the normal page of `bytes`.
+  Timing UserXPath(size_t bytes) {
+    absl::StatusOr<html::Page> page = parser_.Parse(NormalPage(bytes), url_);
+    if (!page.ok()) return {0, std::string(page.status().message())};
+    std::string unions = "//h1";
+    while (unions.size() + 8 < html::kMaxXPathBytes) unions += " | //*/h1";
+    std::vector<html::XPath> xpaths;
+    for (const std::string& e : {std::string("//*//*//*//*//*//*//*//*"),
+                                 std::string("//*[count(preceding::*) > count(following::*)]"), unions}) {
+      xpaths.push_back(html::XPath::Compile(e).value());
+    }
+    return Best([&]() -> absl::Status {
+      absl::Status first;
+      for (const html::XPath& x : xpaths) {
+        absl::StatusOr<std::vector<html::Node>> nodes = x.Select(*page);
+        if (!nodes.ok() && first.ok()) first = nodes.status();
+      }
+      return first;
+    });
+  }
+
   double NormalExtract(size_t bytes) {
     if (!normal_extract_.count(bytes)) normal_extract_[bytes] = Extract(NormalPage(bytes), url_).seconds;
     return normal_extract_[bytes];
@@ -327,6 +353,7 @@ absl::Status Run(int argc, char** argv) {
   std::printf("| ratio          | slope\n");
 
   std::vector<Case> cases = PageCases();
+  cases.push_back({"user_xpath", "//*//*..., count(preceding::*) per node, a 16 KB union, on a normal page", nullptr});
   cases.push_back({"long_page_url", "the page URL n bytes long (a query string)", nullptr});
   cases.push_back({"url_inference", "InferUrlRegex over 8 URLs with n-byte query strings", nullptr});
   for (const Case& c : cases) {
@@ -342,6 +369,9 @@ absl::Status Run(int argc, char** argv) {
         build = bench.Build(page, bench.url());
         normal_extract = bench.NormalExtract(page.size());
         normal_build = bench.NormalBuild(page.size());
+      } else if (c.name == "user_xpath") {
+        extract = build = bench.UserXPath(bytes);
+        normal_extract = normal_build = bench.NormalExtract(bytes);
       } else if (c.name == "long_page_url") {
         std::string url = bench.url() + "?q=";
         Repeat(url, bytes, [](size_t k) { return absl::StrCat("k", k % 97, "="); });

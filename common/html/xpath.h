@@ -5,7 +5,10 @@
 //                              (XPath 2.0's fn:ends-with, absent in 1.0).
 //
 // Limits, against expressions given by users (imported rules, vertexctl):
-// Compile() refuses expressions over kMaxXPathBytes (InvalidArgument), and
+// Compile() refuses expressions over kMaxXPathBytes and those with an
+// absolute location path inside a predicate ("//li[. = //span]": evaluated
+// again for every node tested, at a cost libxml2's operation count misses)
+// with InvalidArgument, and
 // every evaluation runs under libxml2's operation limit
 // (xmlXPathContext::opLimit): XPathOperationBudget(page), a fixed number of
 // operations per node of the page, so a hostile expression ("//*//*//*...",
@@ -48,7 +51,8 @@ class XPath {
  public:
   // Compiles `expression`. InvalidArgument, naming the expression and
   // libxml2's reason, when it does not parse, or naming the limit when it
-  // is longer than kMaxXPathBytes.
+  // is longer than kMaxXPathBytes or has an absolute location path inside a
+  // predicate.
   static absl::StatusOr<XPath> Compile(std::string_view expression);
 
   XPath(XPath&&) noexcept = default;
