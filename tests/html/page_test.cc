@@ -452,9 +452,8 @@ TEST(XPathLimitTest, OverlongExpressionIsRefusedNamingTheLimit) {
 
 TEST(XPathLimitTest, ExplosiveExpressionsStopAtTheBudgetNamingIt) {
   Page page = MustParse(ListPage(1000));
-  // Long axes walked again for every node: n^2 and n^3 node visits.
-  for (const std::string expr : {"//*[count(preceding::*) > count(following::*)]",
-                                 "//li[count(preceding::li[count(following::li) > 0]) > 0]"}) {
+  // Long axes walked again for every node of every node: n^3 node visits.
+  for (const std::string expr : {"//li[count(preceding::li[count(following::li) > 0]) > 0]"}) {
     absl::StatusOr<std::vector<Node>> nodes = XPath::Compile(expr).value().Select(page);
     ASSERT_FALSE(nodes.ok()) << expr;
     EXPECT_EQ(nodes.status().code(), absl::StatusCode::kResourceExhausted) << expr;
