@@ -8,12 +8,12 @@
 #                                                       each fuzz target for 15 s (VERTEX_FUZZ_SMOKE=0: not)
 #   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
 #                                                       TARGET (default: every one) SECONDS each (default 60)
-#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn
+#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
+#                                                       (learns the SWDE site, finds peak, p99 at half of peak)
 #   bash deploy/vertex.sh bench soak [SECONDS] [SWDE_DIR] vertexd + an extraction replica under load for SECONDS
 #                                                        (default 600): their RSS and open fds over time, flat or not
-#                                                       (learns the SWDE site, finds peak, p99 at half of peak)
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
@@ -39,7 +39,7 @@ PACKAGES=(
 )
 
 usage() {
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^set -euo/{/^set -euo/!p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 install_missing() {
@@ -294,9 +294,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export)
+      parse|extract|learn|monitor|xpath_export|hostile)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -306,6 +306,7 @@ case "$cmd" in
     "$BUILD/bench/extract_bench"
     "$BUILD/bench/monitor_bench"
     "$BUILD/bench/xpath_export_bench"
+    "$BUILD/bench/hostile_bench"
     exec "$BUILD/bench/learn_bench"
     ;;
   build)

@@ -1,5 +1,6 @@
 #include "common/html/nesting.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
@@ -39,20 +40,48 @@ std::string_view TagName(std::string_view s, size_t pos, char* buf) {
   return std::string_view(buf, n);
 }
 
-// Position just past the '>' ending the tag that starts at `pos`, honouring
-// quoted attribute values.
-size_t SkipTag(std::string_view s, size_t pos) {
+// Position just past the '>' ending the tag whose name ends at `pos`, as
+// the HTML tokenizer reads it (attribute names, "=", quoted or unquoted
+// values); `*attributes` receives the number of attributes.
+size_t SkipTag(std::string_view s, size_t pos, int* attributes) {
+  enum { kBeforeName, kName, kAfterName, kBeforeValue, kQuoted, kUnquoted } state = kBeforeName;
   char quote = 0;
+  int count = 0;
   for (size_t i = pos; i < s.size(); ++i) {
     const char c = s[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '>') {
-      return i + 1;
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    switch (state) {
+      case kBeforeName:
+        if (c == '>') return *attributes = count, i + 1;
+        if (!space && c != '/') ++count, state = kName;
+        break;
+      case kName:
+        if (c == '>') return *attributes = count, i + 1;
+        if (space) state = kAfterName;
+        else if (c == '=') state = kBeforeValue;
+        else if (c == '/') state = kBeforeName;
+        break;
+      case kAfterName:
+        if (c == '>') return *attributes = count, i + 1;
+        if (c == '=') state = kBeforeValue;
+        else if (c == '/') state = kBeforeName;
+        else if (!space) ++count, state = kName;
+        break;
+      case kBeforeValue:
+        if (c == '>') return *attributes = count, i + 1;
+        if (c == '"' || c == '\'') quote = c, state = kQuoted;
+        else if (!space) state = kUnquoted;
+        break;
+      case kQuoted:
+        if (c == quote) state = kBeforeName;
+        break;
+      case kUnquoted:
+        if (c == '>') return *attributes = count, i + 1;
+        if (space) state = kBeforeName;
+        break;
     }
   }
+  *attributes = count;
   return s.size();
 }
 
@@ -70,13 +99,30 @@ size_t FindEndTag(std::string_view s, size_t pos, std::string_view name) {
   }
 }
 
+
+// Advances `pos` past the tag name at s[pos] (the whole name, however long).
+size_t SkipName(std::string_view s, size_t pos) {
+  while (pos < s.size()) {
+    const char c = s[pos];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>') break;
+    ++pos;
+  }
+  return pos;
+}
+
 }  // namespace
 
-NestingEstimate EstimateNestingDepth(std::string_view s, int limit) {
-  NestingEstimate est;
+PreScanResult PreScanStructure(std::string_view s, const PreScanLimits& limits) {
+  PreScanResult result;
   int depth = 0;
   size_t pos = 0;
   char buf[16];
+  const auto over = [&](PreScanResult::Over what, size_t tag_start, std::string_view name) {
+    result.over = what;
+    result.offset_over_limit = tag_start;
+    result.tag = std::string(name);
+    return result;
+  };
   while (pos < s.size()) {
     const void* p = std::memchr(s.data() + pos, '<', s.size() - pos);
     if (p == nullptr) break;
@@ -87,13 +133,17 @@ NestingEstimate EstimateNestingDepth(std::string_view s, int limit) {
       continue;
     }
     const bool is_end = pos + 1 < s.size() && s[pos + 1] == '/';
-    const std::string_view name = TagName(s, pos + (is_end ? 2 : 1), buf);
+    const size_t name_start = pos + (is_end ? 2 : 1);
+    const std::string_view name = TagName(s, name_start, buf);
     if (name.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(name[0]))) {
       ++pos;
       continue;
     }
     const size_t tag_start = pos;
-    pos = SkipTag(s, pos);
+    int attributes = 0;
+    pos = SkipTag(s, SkipName(s, name_start), &attributes);
+    if (attributes > result.max_attributes) result.max_attributes = attributes;
+    if (attributes > limits.max_attributes) return over(PreScanResult::Over::kAttributes, tag_start, name);
     if (DoesNotNest(name)) continue;
     if (is_end) {
       if (depth > 0) --depth;
@@ -101,17 +151,21 @@ NestingEstimate EstimateNestingDepth(std::string_view s, int limit) {
     }
     if (IsRawText(name)) {
       pos = FindEndTag(s, pos, name);
-      if (pos < s.size()) pos = SkipTag(s, pos);  // the end tag itself
+      if (pos < s.size()) pos = SkipTag(s, SkipName(s, pos + 2), &attributes);  // the end tag itself
       continue;
     }
     ++depth;
-    if (depth > est.max_depth) est.max_depth = depth;
-    if (depth > limit) {
-      est.offset_over_limit = tag_start;
-      return est;
-    }
+    if (depth > result.max_depth) result.max_depth = depth;
+    if (depth > limits.max_depth) return over(PreScanResult::Over::kDepth, tag_start, name);
   }
-  return est;
+  return result;
+}
+
+size_t LineAt(std::string_view s, size_t offset) {
+  offset = std::min(offset, s.size());
+  size_t line = 1;
+  for (size_t i = 0; i < offset; ++i) line += s[i] == '\n';
+  return line;
 }
 
 }  // namespace vertex::html

@@ -1,34 +1,57 @@
-// A linear-time estimate of how deeply an HTML document nests, taken before
-// parsing.
+// A linear-time structural pre-scan of an HTML document, taken before
+// parsing, that finds the shapes on which Gumbo's tree construction costs
+// more than linear time, so the parser can refuse them before Gumbo sees
+// them:
 //
-// Gumbo's tree construction checks element scopes by walking the stack of
-// open elements, so its cost grows with the square of the nesting depth
-// (30,000 nested <div>s take 12 s on this machine). The estimate lets the
-// parser refuse such input before Gumbo sees it. It counts start tags of
-// elements that nest (not void elements, nor those whose end tag is optional
-// and which the tree builder closes implicitly: p, li, td, option, ...),
-// subtracts end tags, and skips comments and raw-text elements.
+//  * nesting depth. Gumbo checks element scopes by walking the stack of
+//    open elements, so its cost grows with the square of the depth (30,000
+//    nested <div>s take 12 s on this machine). The estimate counts start
+//    tags of elements that nest (not void elements, nor those whose end tag
+//    is optional and which the tree builder closes implicitly: p, li, td,
+//    option, ...), subtracts end tags, and skips comments and raw-text
+//    elements.
+//  * attributes per tag. Gumbo's tokenizer compares each attribute name
+//    with every earlier one of its tag (duplicate check), so one tag of n
+//    attributes costs n^2 / 2 comparisons (100,000 attributes on one <div>
+//    took over 60 s). Attributes are counted as the HTML tokenizer splits
+//    them (names, optional "=value", quoted or not), duplicates included
+//    (Gumbo checks them too), on start and end tags.
 //
 // Thread-safety: pure function.
 #ifndef VERTEX_COMMON_HTML_NESTING_H_
 #define VERTEX_COMMON_HTML_NESTING_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace vertex::html {
 
-struct NestingEstimate {
-  // Maximum estimated depth seen (stops growing once over the limit).
-  int max_depth = 0;
-  // Byte offset of the start tag at which the limit was first exceeded, or
-  // npos.
-  size_t offset_over_limit = std::string_view::npos;
+struct PreScanLimits {
+  int max_depth = 512;
+  int max_attributes = 1000;
 };
 
-// Scans `html` (UTF-8 or any ASCII-compatible encoding). Stops early once
-// the estimate exceeds `limit`.
-NestingEstimate EstimateNestingDepth(std::string_view html, int limit);
+struct PreScanResult {
+  enum class Over { kNone, kDepth, kAttributes };
+  // Maximum estimated depth and attribute count seen (up to the point
+  // where the scan stopped).
+  int max_depth = 0;
+  int max_attributes = 0;
+  // The first limit exceeded, kNone when none was.
+  Over over = Over::kNone;
+  // Byte offset of the start of the tag at which the limit was first
+  // exceeded, or npos; and that tag's lowercase name (at most 16 chars).
+  size_t offset_over_limit = std::string_view::npos;
+  std::string tag;
+};
+
+// Scans `html` (UTF-8 or any ASCII-compatible encoding). Stops early at the
+// first tag over a limit. Linear in the input's size.
+PreScanResult PreScanStructure(std::string_view html, const PreScanLimits& limits);
+
+// The 1-based line number of byte `offset` of `html` (lines end at '\n').
+size_t LineAt(std::string_view html, size_t offset);
 
 }  // namespace vertex::html
 

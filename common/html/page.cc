@@ -64,6 +64,30 @@ xmlNodePtr NewInternedText(xmlDocPtr doc, const char* text) {
   return node;
 }
 
+// Gives `node` the attributes `attributes`, in order. Linear: xmlNewProp
+// with a node walks the node's attribute list to append to it, so n
+// attributes cost n^2 / 2 steps; here each is created unlinked
+// (xmlNewProp without a node: a text child, no entity parsing) and linked
+// after the last one.
+void LinkAttributes(const GumboVector& attributes, xmlDocPtr doc, xmlNodePtr node) {
+  xmlAttrPtr last = nullptr;
+  for (unsigned i = 0; i < attributes.length; ++i) {
+    const auto* a = static_cast<const GumboAttribute*>(attributes.data[i]);
+    xmlAttrPtr prop = xmlNewProp(nullptr, BAD_CAST a->name, BAD_CAST a->value);
+    if (prop == nullptr) continue;  // out of memory: the attribute is dropped, as xmlNewProp would
+    prop->parent = node;
+    prop->doc = doc;
+    for (xmlNodePtr t = prop->children; t != nullptr; t = t->next) t->doc = doc;
+    if (last == nullptr) {
+      node->properties = prop;
+    } else {
+      last->next = prop;
+      prop->prev = last;
+    }
+    last = prop;
+  }
+}
+
 struct Frame {
   const GumboVector* children;
   unsigned next;
@@ -191,10 +215,7 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
             e.tag != GUMBO_TAG_UNKNOWN ? known.tokens[e.tag] : TagToken(name);
         const std::string name_z(name);
         xmlNodePtr node = xmlNewDocNode(doc, nullptr, BAD_CAST name_z.c_str(), nullptr);
-        for (unsigned i = 0; i < e.attributes.length; ++i) {
-          const auto* a = static_cast<const GumboAttribute*>(e.attributes.data[i]);
-          xmlNewProp(node, BAD_CAST a->name, BAD_CAST a->value);
-        }
+        LinkAttributes(e.attributes, doc, node);
         LinkLastChild(parent, node);
         ++count;
         const int depth = static_cast<int>(stack.size());
@@ -229,6 +250,25 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
 
 }  // namespace
 
+absl::Status Parser::PreScan(std::string_view utf8, const std::string& url) const {
+  const PreScanResult scan =
+      PreScanStructure(utf8, {.max_depth = options_.max_depth, .max_attributes = options_.max_attributes});
+  const std::string where = "<" + scan.tag + "> at line " + std::to_string(LineAt(utf8, scan.offset_over_limit)) +
+                            ", byte " + std::to_string(scan.offset_over_limit);
+  switch (scan.over) {
+    case PreScanResult::Over::kNone:
+      return absl::OkStatus();
+    case PreScanResult::Over::kDepth:
+      return absl::ResourceExhaustedError("page '" + url + "' nests elements deeper than the depth limit of " +
+                                          std::to_string(options_.max_depth) + " (" + where + ")");
+    case PreScanResult::Over::kAttributes:
+      return absl::ResourceExhaustedError("page '" + url + "' has a tag with more than " +
+                                          std::to_string(options_.max_attributes) +
+                                          " attributes, the attributes-per-element limit (" + where + ")");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
                                    std::string_view http_content_type, TagSink* sink) {
   if (bytes.empty()) return absl::InvalidArgumentError("page '" + url + "' is empty");
@@ -238,13 +278,7 @@ absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
         " bytes, over the page size limit of " + std::to_string(options_.max_page_bytes));
   }
   DecodedText text = DecodeToUtf8(bytes, http_content_type);
-  const NestingEstimate nesting = EstimateNestingDepth(text.utf8(), options_.max_depth);
-  if (nesting.offset_over_limit != std::string_view::npos) {
-    return absl::ResourceExhaustedError(
-        "page '" + url + "' nests elements deeper than the depth limit of " +
-        std::to_string(options_.max_depth) + " (near byte " +
-        std::to_string(nesting.offset_over_limit) + ")");
-  }
+  if (absl::Status s = PreScan(text.utf8(), url); !s.ok()) return s;
 
   const GumboOptions gumbo_options = GumboOptionsFor(&arena_);
   GumboOutput* output =

@@ -7,9 +7,12 @@
 // optional TagSink, so structural signatures (shingle/) are computed in the
 // same walk, never by a second parse or traversal.
 //
-// Limits (ParseOptions): page size (default 8 MB) and nesting depth (default
-// 512, as in Blink's parser). Past them Parse() returns an error naming the
-// limit; no step anywhere recurses on the tree.
+// Limits (ParseOptions): page size (default 8 MB), nesting depth (default
+// 512, as in Blink's parser) and attributes per tag (default 1,000). Past
+// them Parse() returns an error naming the limit and, for depth and
+// attributes, the tag, its line and byte offset (found by a linear
+// pre-scan, nesting.h, before Gumbo runs); no step anywhere recurses on the
+// tree.
 //
 // Thread-safety: a Parser is not thread-safe (it owns a reusable arena): use
 // one per thread. A Page is immutable after parsing; const methods and Node
@@ -97,6 +100,11 @@ struct ParseOptions {
   size_t max_page_bytes = 8 * 1024 * 1024;
   // Documents nesting deeper than this are refused (ResourceExhausted).
   int max_depth = 512;
+  // Documents with a tag of more attributes than this are refused
+  // (ResourceExhausted): Gumbo's duplicate-attribute check is quadratic in
+  // a tag's attributes. Real pages stay far below (the SWDE book pages: at
+  // most 13 on one element).
+  int max_attributes = 1000;
 };
 
 class Page {
@@ -140,7 +148,8 @@ class Parser {
   // Parses `bytes` (any encoding; see charset.h) fetched from `url`.
   // `http_content_type` may be empty. `sink`, when not null, receives the tag
   // sequence. Errors: InvalidArgument for an empty page, ResourceExhausted
-  // for a page over the size or depth limit (the message gives both).
+  // for a page over the size, depth or attributes-per-tag limit (the
+  // message names the limit and where the page passes it).
   absl::StatusOr<Page> Parse(std::string_view bytes, std::string url,
                              std::string_view http_content_type = "",
                              TagSink* sink = nullptr);
@@ -148,6 +157,9 @@ class Parser {
   const ParseOptions& options() const { return options_; }
 
  private:
+  // The pre-scan's verdict on the decoded page (nesting.h).
+  absl::Status PreScan(std::string_view utf8, const std::string& url) const;
+
   ParseOptions options_;
   Arena arena_;
 };

@@ -66,6 +66,7 @@ ContextPtr NewContext(const Page& page, Node context) {
   ContextPtr ctx(xmlXPathNewContext(page.doc()));
   xmlXPathRegisterFunc(ctx.get(), BAD_CAST "ends-with", &EndsWithFunction);
   ctx->node = context ? context.raw() : reinterpret_cast<xmlNodePtr>(page.doc());
+  ctx->opLimit = XPathOperationBudget(page);
   return ctx;
 }
 
@@ -73,9 +74,76 @@ ContextPtr NewContext(const Page& page, Node context) {
 
 void XPath::CompDeleter::operator()(_xmlXPathCompExpr* comp) const { xmlXPathFreeCompExpr(comp); }
 
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Whether the non-blank text ending just before `end` is the operator word
+// and/or/div/mod standing alone (so a '/' after it starts a path).
+bool AfterOperatorWord(std::string_view e, size_t end) {
+  size_t start = end;
+  while (start > 0 && absl::ascii_isalpha(static_cast<unsigned char>(e[start - 1]))) --start;
+  const std::string_view word = e.substr(start, end - start);
+  const bool alone = start == 0 || IsSpace(e[start - 1]) || e[start - 1] == ')' || e[start - 1] == ']';
+  return alone && (word == "and" || word == "or" || word == "div" || word == "mod");
+}
+
+// Byte offset of the first absolute location path ("/..." or "//...")
+// inside a predicate of `e`, or npos. Such a path is evaluated again for
+// every node the predicate tests, which libxml2's operation count does not
+// bound (its node-set merges are not counted).
+size_t AbsolutePathInPredicate(std::string_view e) {
+  int depth = 0;
+  char quote = 0;
+  size_t prev = std::string_view::npos;  // last non-blank character outside literals
+  for (size_t i = 0; i < e.size(); ++i) {
+    const char c = e[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (IsSpace(c)) continue;
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    } else if (c == '/' && depth > 0) {
+      const char p = prev == std::string_view::npos ? '(' : e[prev];
+      const bool starts_path = std::string_view("[(,=<>|+-*!").find(p) != std::string_view::npos ||
+                               (absl::ascii_isalpha(static_cast<unsigned char>(p)) && prev + 1 < i &&
+                                AfterOperatorWord(e, prev + 1));
+      // "*" before "/" is a step ("*/x"), unless it is the multiplication
+      // operator; a name test is likelier, so '*' counts only after blank.
+      if (starts_path && !(p == '*' && prev + 1 == i) && !(p == '-' && prev + 1 == i)) return i;
+      // "//" after a step: skip its second '/'.
+      if (i + 1 < e.size() && e[i + 1] == '/') ++i;
+    }
+    prev = i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+unsigned long XPathOperationBudget(const Page& page) {
+  return kXPathOperationsPerNode * (static_cast<unsigned long>(page.node_count()) + kXPathBudgetFloorNodes);
+}
+
 absl::StatusOr<XPath> XPath::Compile(std::string_view expression) {
+  if (expression.size() > kMaxXPathBytes) {
+    return absl::InvalidArgumentError("XPath expression of " + std::to_string(expression.size()) +
+                                      " bytes is over the XPath length limit of " + std::to_string(kMaxXPathBytes) +
+                                      " bytes: '" + std::string(expression.substr(0, 60)) + "...'");
+  }
   std::string expr(expression);
   if (expr.empty()) return absl::InvalidArgumentError("XPath expression is empty");
+  if (const size_t at = AbsolutePathInPredicate(expr); at != std::string::npos) {
+    return absl::InvalidArgumentError("XPath '" + expr + "' has an absolute location path inside a predicate (byte " +
+                                      std::to_string(at) +
+                                      "), evaluated again for every node tested: not allowed; use a relative path");
+  }
   if (expr.find('\0') != std::string::npos) {
     return absl::InvalidArgumentError("XPath expression contains a NUL byte");
   }
@@ -99,6 +167,11 @@ absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& 
   ErrorCapture capture;
   ContextPtr ctx = NewContext(page, context);
   ObjectPtr result(xmlXPathCompiledEval(comp, ctx.get()));
+  if (result == nullptr && ctx->lastError.code == XML_XPATH_EXPRESSION_OK + XPATH_OP_LIMIT_EXCEEDED) {
+    return absl::ResourceExhaustedError("XPath '" + expression + "' is over the XPath evaluation budget of " +
+                                        std::to_string(ctx->opLimit) + " operations on page '" + page.url() +
+                                        "' (" + std::to_string(kXPathOperationsPerNode) + " per node)");
+  }
   if (result == nullptr) {
     return absl::InvalidArgumentError("XPath '" + expression + "' failed: " +
                                       (capture.message().empty() ? "evaluation error" : capture.message()));

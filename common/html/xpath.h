@@ -4,6 +4,23 @@
 //   ends-with(string, suffix)  true when `string` ends with `suffix`
 //                              (XPath 2.0's fn:ends-with, absent in 1.0).
 //
+// Limits, against expressions given by users (imported rules, vertexctl):
+// Compile() refuses expressions over kMaxXPathBytes and those with an
+// absolute location path inside a predicate ("//li[. = //span]": evaluated
+// again for every node tested, at a cost libxml2's operation count misses)
+// with InvalidArgument, and
+// every evaluation runs under libxml2's operation limit
+// (xmlXPathContext::opLimit): XPathOperationBudget(page), a fixed number of
+// operations per node of the page, so a hostile expression ("//*//*//*...",
+// a huge union) is stopped; past it the evaluation fails with
+// ResourceExhausted naming the budget. The budget is generous because
+// learnt positional XPaths with a preceding::/following:: anchor test are
+// quadratic in libxml2 (a text node's anchor walks back over the page): the
+// demo site's "published" rule needs more than 1,000 per node on its
+// pages; 20,000 per node admits such rules on pages up to about 20,000
+// nodes. It bounds operations, not time: libxml2 2.9.14 does not count
+// sorting and merging node sets.
+//
 // Thread-safety: an XPath is immutable after Compile(); Select(),
 // EvaluateString() and EvaluateBoolean() may be called from many threads at
 // once (each call uses its own evaluation context). AttributeAxis() only
@@ -11,6 +28,7 @@
 #ifndef VERTEX_COMMON_HTML_XPATH_H_
 #define VERTEX_COMMON_HTML_XPATH_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,10 +42,22 @@ struct _xmlXPathCompExpr;
 
 namespace vertex::html {
 
+// Longest expression Compile() accepts.
+inline constexpr size_t kMaxXPathBytes = 16 * 1024;
+// Evaluation budget: libxml2 operations per node of the page, counted over
+// the page's nodes plus kXPathBudgetFloorNodes (small pages get room too).
+inline constexpr unsigned long kXPathOperationsPerNode = 20000;
+inline constexpr unsigned long kXPathBudgetFloorNodes = 1000;
+
+// The operation budget of one evaluation on `page`.
+unsigned long XPathOperationBudget(const Page& page);
+
 class XPath {
  public:
   // Compiles `expression`. InvalidArgument, naming the expression and
-  // libxml2's reason, when it does not parse.
+  // libxml2's reason, when it does not parse, or naming the limit when it
+  // is longer than kMaxXPathBytes or has an absolute location path inside a
+  // predicate.
   static absl::StatusOr<XPath> Compile(std::string_view expression);
 
   XPath(XPath&&) noexcept = default;
@@ -37,7 +67,8 @@ class XPath {
   // `context` as the context node (the document when null). Attribute and
   // other non-element, non-text nodes are skipped. InvalidArgument when the
   // expression does not evaluate to a node-set (e.g. "1+1") or fails (an
-  // unknown function, say).
+  // unknown function, say); ResourceExhausted, naming the budget, when the
+  // evaluation passes XPathOperationBudget (so may every evaluation below).
   absl::StatusOr<std::vector<Node>> Select(const Page& page, Node context = Node()) const;
 
   // string() of the expression's value.

@@ -43,8 +43,17 @@ absl::Status ValidateAnnotation(const schema::CompiledSchema& schema, const Rule
     return absl::InvalidArgumentError(absl::StrCat(Where(i), a.values.size(), " values for single-valued attribute \"",
                                                    a.attribute, "\""));
   }
+  if (a.values.size() > kMaxValuesPerAnnotation) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(i), a.values.size(), " values, over the limit of ",
+                                                   kMaxValuesPerAnnotation, " values per annotation"));
+  }
   for (const std::string& v : a.values) {
     if (html::IsBlank(v)) return absl::InvalidArgumentError(Where(i) + "a value is empty");
+    if (v.size() > kMaxAnnotatedValueBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(Where(i), "a value of ", v.size(),
+                                                     " bytes, over the annotated value length limit of ",
+                                                     kMaxAnnotatedValueBytes, " bytes"));
+    }
   }
   if (!a.xpath.empty()) {
     absl::StatusOr<html::XPath> x = html::XPath::Compile(a.xpath);
@@ -56,6 +65,10 @@ absl::Status ValidateAnnotation(const schema::CompiledSchema& schema, const Rule
 }
 
 absl::Status ValidateAnnotations(const schema::CompiledSchema& schema, const RuleLearnInput& input) {
+  if (input.annotations.size() > kMaxAnnotations) {
+    return absl::InvalidArgumentError(absl::StrCat(input.annotations.size(), " annotations, over the limit of ",
+                                                   kMaxAnnotations, " annotations per learn call"));
+  }
   std::set<std::pair<size_t, std::string>> seen;
   for (size_t i = 0; i < input.annotations.size(); ++i) {
     if (absl::Status s = ValidateAnnotation(schema, input, i); !s.ok()) return s;

@@ -106,8 +106,18 @@ struct RuleLearnResult {
   std::vector<v1::AttributeRule> alternatives;
 };
 
-// InvalidArgument, naming the annotation by index, for: a page index out of
-// range, an attribute not in the schema (the message lists the schema's), an
+// Limits on what one LearnRule call is given (each annotated value is
+// searched for in every node's text of its page, so values and their sizes
+// multiply the learner's work): annotations in all, values of one
+// annotation, and bytes of one value.
+inline constexpr size_t kMaxAnnotations = 10000;
+inline constexpr size_t kMaxValuesPerAnnotation = 1000;
+inline constexpr size_t kMaxAnnotatedValueBytes = 64 * 1024;
+
+// InvalidArgument, naming the limit, for more than kMaxAnnotations
+// annotations; naming the annotation by index, for: more than
+// kMaxValuesPerAnnotation values or a value longer than
+// kMaxAnnotatedValueBytes, a page index out of range, an attribute not in the schema (the message lists the schema's), an
 // annotation with both values and an XPath, several values for a
 // single-valued attribute, two annotations of one attribute on one page, an
 // XPath that does not compile or evaluates to no node-set.

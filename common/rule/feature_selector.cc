@@ -169,13 +169,13 @@ std::optional<bool> StructuralHolds(html::Node node, const Feature& f) {
 
 }  // namespace
 
-bool FeatureSelector::Matches(html::Node node, std::optional<Candidate>* candidate) const {
+bool FeatureSelector::Matches(html::Node node, std::optional<Candidate>* candidate, AnchorMemo* memo) const {
   if (text_nodes_ ? !node.is_text() : !node.is_element()) return false;
   if (!tags_.empty() && !AnyEquals(node.tag(), tags_)) return false;
   for (const Feature& f : features_) {  // cheapest first; texts only when needed
     std::optional<bool> holds = StructuralHolds(node, f);
     if (!holds) {
-      if (!*candidate) candidate->emplace(node);
+      if (!*candidate) candidate->emplace(node, memo);
       holds = (*candidate)->Holds(f);
     }
     if (!*holds) return false;
@@ -191,10 +191,11 @@ std::vector<std::vector<html::Node>> FeatureSelector::SelectAll(const std::vecto
                                                                 const html::Page& page) {
   std::vector<std::vector<html::Node>> out(selectors.size());
   const html::Node root = page.root();
+  AnchorMemo memo;  // one pass over the page: anchor walks stay linear in it
   for (html::Node n = root; n; n = n.NextInDocument(root)) {
     std::optional<Candidate> candidate;
     for (size_t i = 0; i < selectors.size(); ++i) {
-      if (selectors[i] != nullptr && selectors[i]->Matches(n, &candidate)) out[i].push_back(n);
+      if (selectors[i] != nullptr && selectors[i]->Matches(n, &candidate, &memo)) out[i].push_back(n);
     }
   }
   for (size_t i = 0; i < selectors.size(); ++i) {

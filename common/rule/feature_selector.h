@@ -57,7 +57,7 @@ class FeatureSelector {
 
  private:
   // `candidate` caches the node's texts across selectors.
-  bool Matches(html::Node node, std::optional<Candidate>* candidate) const;
+  bool Matches(html::Node node, std::optional<Candidate>* candidate, AnchorMemo* memo = nullptr) const;
   std::vector<html::Node> ApplyPosition(std::vector<html::Node> nodes) const;
 
   std::vector<Feature> features_;  // cheapest test first

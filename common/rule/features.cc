@@ -16,33 +16,6 @@ html::Node SiblingElement(html::Node n, int index, bool preceding) {
   return html::Node();
 }
 
-// The nearest non-blank text node before (or after) `n` in document order,
-// excluding n's own descendants and ancestors, as XPath's preceding:: and
-// following:: axes do.
-std::string AnchorText(html::Node n, bool before) {
-  html::Node cur = n;
-  while (cur) {
-    html::Node step = before ? cur.previous_sibling() : cur.next_sibling();
-    if (!step) {
-      cur = cur.parent();
-      continue;
-    }
-    // Walk into `step`'s subtree from its far end (before) or near end.
-    cur = step;
-    while (true) {
-      if (cur.is_text()) {
-        const std::string t = html::NormalizeXmlSpace(cur.RawText());
-        if (!t.empty()) return t;
-        break;
-      }
-      html::Node child = before ? cur.last_child() : cur.first_child();
-      if (!child) break;
-      cur = child;
-    }
-  }
-  return "";
-}
-
 bool IsOutAnchorKind(Kind k) { return k >= Kind::kOutLeftText && k <= Kind::kOutRightWord; }
 
 bool IsAttributeKind(Kind k) {
@@ -88,7 +61,70 @@ std::string Feature::DebugString() const {
   return out;
 }
 
-Candidate::Candidate(html::Node node) : node_(node) {
+namespace {
+
+// Blank as XPath's normalize-space() sees it (space, tab, CR, LF).
+bool IsXmlBlank(const _xmlNode* text) {
+  if (text->content == nullptr) return true;
+  for (const unsigned char* c = text->content; *c; ++c) {
+    if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r') return false;
+  }
+  return true;
+}
+
+// The node before `n` in reverse document order (its previous sibling's
+// deepest last descendant, else its parent); null at the root.
+html::Node Backward(html::Node n) {
+  html::Node s = n.previous_sibling();
+  if (!s) return n.parent();
+  while (html::Node last = s.last_child()) s = last;
+  return s;
+}
+
+// The first node after `n`'s subtree in document order.
+html::Node PastSubtree(html::Node n) {
+  for (; n; n = n.parent()) {
+    if (html::Node s = n.next_sibling()) return s;
+  }
+  return html::Node();
+}
+
+}  // namespace
+
+// The walk visits the nodes before n in reverse document order (or those
+// after n's subtree in document order). Ancestors met on the way back are
+// elements, never the answer; descendants are never met. So every node
+// crossed before the answer has that same answer, and it is recorded.
+_xmlNode* AnchorMemo::Nearest(html::Node n, bool before) {
+  std::unordered_map<_xmlNode*, _xmlNode*>& memo = nearest_[before];
+  crossed_.clear();
+  _xmlNode* answer = nullptr;
+  for (html::Node cur = before ? Backward(n) : PastSubtree(n); cur;
+       cur = before ? Backward(cur) : cur.NextInDocument(html::Node())) {
+    if (auto it = memo.find(cur.raw()); it != memo.end()) {
+      answer = it->second;
+      break;
+    }
+    if (cur.is_text() && !IsXmlBlank(cur.raw())) {
+      answer = cur.raw();
+      break;
+    }
+    crossed_.push_back(cur.raw());
+  }
+  for (_xmlNode* c : crossed_) memo.emplace(c, answer);
+  return answer;
+}
+
+const std::string& AnchorMemo::Text(html::Node n, bool before) {
+  static const std::string* const kEmpty = new std::string();
+  _xmlNode* text = Nearest(n, before);
+  if (text == nullptr) return *kEmpty;
+  auto [it, added] = normalized_.try_emplace(text);
+  if (added) it->second = html::NormalizeXmlSpace(html::Node(text).RawText());
+  return it->second;
+}
+
+Candidate::Candidate(html::Node node, AnchorMemo* memo) : node_(node), memo_(memo) {
   for (html::Node n = node; n && static_cast<int>(ancestors_.size()) <= kMaxLevel; n = n.parent()) {
     ancestors_.push_back(n);
   }
@@ -100,13 +136,19 @@ const std::string& Candidate::text() const {
 }
 
 const std::string& Candidate::left() const {
-  if (!left_) left_ = AnchorText(node_, true);
+  if (left_ == nullptr) left_ = &Memo().Text(node_, true);
   return *left_;
 }
 
 const std::string& Candidate::right() const {
-  if (!right_) right_ = AnchorText(node_, false);
+  if (right_ == nullptr) right_ = &Memo().Text(node_, false);
   return *right_;
+}
+
+AnchorMemo& Candidate::Memo() const {
+  if (memo_ != nullptr) return *memo_;
+  if (own_memo_ == nullptr) own_memo_ = std::make_unique<AnchorMemo>();
+  return *own_memo_;
 }
 
 bool Candidate::Value(Kind kind, int level, int index, std::string* value) const {

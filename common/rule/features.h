@@ -22,8 +22,10 @@
 #define VERTEX_COMMON_RULE_FEATURES_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/html/page.h"
@@ -69,11 +71,39 @@ struct Feature {
   std::string DebugString() const;
 };
 
+// The nearest non-blank text node before and after nodes of one page (as
+// XPath's preceding:: and following:: axes order them), memoised for a pass
+// over many nodes of that page. Each walk records the answer for every node
+// it crosses, so a pass crosses each node at most once per direction: linear
+// in the page, where walking afresh from every node costs the square of the
+// longest run of text-less nodes (nested <template>s or <svg> groups,
+// empty table cells: 30 s for a 1 MB page). Normalised anchor texts are
+// kept too, so a huge text node that anchors many nodes is normalised once.
+//
+// Thread-safety: not thread-safe; one per pass (and thread) over a page,
+// which must outlive it.
+class AnchorMemo {
+ public:
+  // normalize-space() of the nearest non-blank text before (or after) `n`,
+  // excluding n's ancestors and descendants; "" when there is none. Valid
+  // while the memo lives.
+  const std::string& Text(html::Node n, bool before);
+
+ private:
+  _xmlNode* Nearest(html::Node n, bool before);
+
+  std::unordered_map<_xmlNode*, _xmlNode*> nearest_[2];  // by `before`
+  std::unordered_map<_xmlNode*, std::string> normalized_;
+  std::vector<_xmlNode*> crossed_;  // scratch
+};
+
 // What a feature of a given slot looks at, precomputed for one node.
 class Candidate {
  public:
-  // `node` is an element or a text node of a live Page.
-  explicit Candidate(html::Node node);
+  // `node` is an element or a text node of a live Page. `memo`, when not
+  // null, is shared with the other Candidates of a pass over the page (see
+  // AnchorMemo) and must outlive this Candidate.
+  explicit Candidate(html::Node node, AnchorMemo* memo = nullptr);
 
   html::Node node() const { return node_; }
   // The slot's value for this node; false when the slot does not exist (no
@@ -87,11 +117,15 @@ class Candidate {
   const std::string& right() const;
 
  private:
+  AnchorMemo& Memo() const;
+
   html::Node node_;
   std::vector<html::Node> ancestors_;  // [0] = node itself
   mutable std::optional<std::string> text_;
-  mutable std::optional<std::string> left_;
-  mutable std::optional<std::string> right_;
+  AnchorMemo* memo_;
+  mutable std::unique_ptr<AnchorMemo> own_memo_;  // when none is shared
+  mutable const std::string* left_ = nullptr;     // in a memo
+  mutable const std::string* right_ = nullptr;
 };
 
 // XPath 1.0 string literal for `s` ('...', "..." or concat(...)).

@@ -146,8 +146,17 @@ absl::StatusOr<std::unique_ptr<const RE2>> CompileValueRegex(
   const char* type_regex = TypeRegex(attr.type());
   if (!explicit_regex && type_regex == nullptr) return nullptr;
   const std::string pattern = explicit_regex ? attr.regex() : type_regex;
+  if (pattern.size() > kMaxValueRegexBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(AttributeContext(source, i, attr), "regex of ", pattern.size(),
+                                                   " bytes is over the regex length limit of ", kMaxValueRegexBytes,
+                                                   " bytes"));
+  }
   RE2::Options options;
   options.set_log_errors(false);
+  // RE2 runs in time linear in the text, times the program's size: the
+  // length limit and this memory budget bound both (a pattern needing more,
+  // e.g. "(a{1000}){1000}", fails to compile with RE2's "pattern too large").
+  options.set_max_mem(kValueRegexMaxMem);
   auto re = std::make_unique<const RE2>(pattern, options);
   const std::string field = explicit_regex ? "regex" : "type regex";
   if (!re->ok()) {

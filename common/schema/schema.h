@@ -15,6 +15,11 @@
 //      {"name": "isbn_13", "type": "isbn", "mandatory": true},
 //      {"name": "edition", "regex": "(\\d+)(?:st|nd|rd|th) edition"}]}
 //
+// Limits on the regexes a schema gives (they run over every candidate
+// node's text, so their cost must stay linear with a small factor): at most
+// kMaxValueRegexBytes of pattern, compiled within kValueRegexMaxMem bytes of
+// RE2 memory.
+//
 // Thread-safety: a CompiledSchema is immutable; its const methods are safe to
 // call from many threads at once. Copies are cheap and share the compiled
 // state. TypeRegex() is a pure function.
@@ -22,6 +27,7 @@
 #define VERTEX_COMMON_SCHEMA_SCHEMA_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +38,12 @@
 #include "vertex/v1/rule.pb.h"
 
 namespace vertex::schema {
+
+// Longest value regex (explicit or by type) a schema may give.
+inline constexpr size_t kMaxValueRegexBytes = 1024;
+// RE2's memory budget for compiling one value regex (RE2's own default is
+// 8 MiB).
+inline constexpr int64_t kValueRegexMaxMem = 1 << 20;
 
 // The built-in value types, comma-separated, as error messages list them:
 // "price, phone, zip, date, isbn, url, image, number, text".
@@ -66,7 +78,9 @@ class CompiledSchema {
   // empty; there are no attributes; a name does not match [a-z][a-z0-9_]* or
   // repeats an earlier one; a type is unknown (the message lists the known
   // ones); an explicit regex does not compile (with RE2's error and the
-  // pattern) or has more than one capturing group.
+  // pattern; a pattern whose program needs more than kValueRegexMaxMem
+  // bytes does not), is longer than kMaxValueRegexBytes or has more than
+  // one capturing group.
   static absl::StatusOr<CompiledSchema> FromProto(const v1::Schema& schema);
 
   // Copies share the immutable compiled state. A moved-from CompiledSchema

@@ -71,12 +71,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   html::CharsetFromMeta(bytes);
   const html::DecodedText decoded = html::DecodeToUtf8(bytes, content_type);
   fuzz::Check(util::IsValidUtf8(decoded.utf8()), "DecodeToUtf8 gave invalid UTF-8 (" + decoded.encoding + ")");
-  html::EstimateNestingDepth(bytes, 64);
+  html::PreScanLimits limits;
+  limits.max_depth = 64;
+  limits.max_attributes = 64;
+  const html::PreScanResult scan = html::PreScanStructure(bytes, limits);
+  fuzz::Check(scan.over != html::PreScanResult::Over::kNone || scan.offset_over_limit == std::string_view::npos,
+              "PreScanStructure reported an offset with no limit exceeded");
+  fuzz::Check(scan.offset_over_limit == std::string_view::npos || scan.offset_over_limit < bytes.size(),
+              "PreScanStructure's offset is past the input");
 
-  // Small limits so that the depth and size errors are reached too.
+  // Small limits so that the depth, attribute and size errors are reached too.
   html::ParseOptions options;
   options.max_depth = 64;
   options.max_page_bytes = 64 * 1024;
+  options.max_attributes = 64;
   html::Parser parser(options);
   fuzz::BalanceSink sink;
   absl::StatusOr<html::Page> page = parser.Parse(bytes, std::string(url), content_type, &sink);

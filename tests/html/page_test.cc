@@ -351,10 +351,144 @@ TEST(NestingTest, EstimatesDepthWithoutCountingVoidRawOrImplicitElements) {
       {"<div/><div/><div/>", 3},  // self-closing syntax does not close a div
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(EstimateNestingDepth(c.html, 100).max_depth, c.expected) << c.html;
+    EXPECT_EQ(PreScanStructure(c.html, {.max_depth = 100}).max_depth, c.expected) << c.html;
   }
-  const NestingEstimate over = EstimateNestingDepth("<div><div><div><div>", 2);
+  const PreScanResult over = PreScanStructure("<div><div><div><div>", {.max_depth = 2});
+  EXPECT_EQ(over.over, PreScanResult::Over::kDepth);
   EXPECT_EQ(over.offset_over_limit, 10u);
+  EXPECT_EQ(over.tag, "div");
+}
+
+TEST(NestingTest, CountsAttributesAsTheTokenizerSplitsThem) {
+  struct Case {
+    std::string html;
+    int expected;
+  };
+  const std::vector<Case> cases = {
+      {"<div></div>", 0},
+      {"<div id=a class=\"b c\" hidden>", 3},
+      {"<div a = 'x > y' b=\"q'r\"  c>", 3},
+      {"<input a=1/ b c=d/>", 3},  // '/' ends an unquoted value only with the space
+      {"<a href=x?a=1&b=2 title=t>", 2},
+      {"<div a=\"1\"b=2>", 2},  // no space after a quoted value: a new attribute
+      {"</div x y z>", 3},  // end tags are tokenized (and checked) too
+      {"<script a b>var s = '<div c d e f>';</script>", 2},
+      {"<!-- <div a b c d e> --><p a>", 1},
+      {"<div a a a a>", 4},  // duplicates count: Gumbo compares them too
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(PreScanStructure(c.html, {}).max_attributes, c.expected) << c.html;
+  }
+  const PreScanResult over = PreScanStructure("<p>\n<div a b>\n<span a b c>", {.max_attributes = 2});
+  EXPECT_EQ(over.over, PreScanResult::Over::kAttributes);
+  EXPECT_EQ(over.offset_over_limit, 14u);
+  EXPECT_EQ(over.tag, "span");
+  EXPECT_EQ(LineAt("<p>\n<div a b>\n<span a b c>", 14), 3u);
+}
+
+// One <div> with `n` distinct attributes, in a page.
+std::string ManyAttributes(int n) {
+  std::string s = "<html><body><p>before</p>\n<div";
+  for (int i = 0; i < n; ++i) s += " a" + std::to_string(i) + "=\"v" + std::to_string(i) + "\"";
+  return s + ">x</div></body></html>";
+}
+
+TEST(BadInputTest, TagWithTooManyAttributesIsRefusedNamingTheLimitAndLine) {
+  Parser parser;
+  absl::StatusOr<Page> page = parser.Parse(ManyAttributes(100000), "http://x.test/attrs");
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
+  const std::string message(page.status().message());
+  EXPECT_NE(message.find("more than 1000 attributes"), std::string::npos) << message;
+  EXPECT_NE(message.find("<div> at line 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("http://x.test/attrs"), std::string::npos) << message;
+}
+
+TEST(BadInputTest, TagAtTheAttributeLimitParsesWithEveryAttributeInOrder) {
+  Page page = MustParse(ManyAttributes(1000));
+  const std::vector<Node> divs = XPath::Compile("//div").value().Select(page).value();
+  ASSERT_EQ(divs.size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> attrs = AttributeAxis(divs[0]);
+  ASSERT_EQ(attrs.size(), 1000u);
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    EXPECT_EQ(attrs[i].first, "a" + std::to_string(i));
+    EXPECT_EQ(attrs[i].second, "v" + std::to_string(i));
+  }
+  EXPECT_EQ(Texts(page, "//div[@a999='v999']"), std::vector<std::string>{"x"});
+  ParseOptions options;
+  options.max_attributes = 999;
+  Parser strict(options);
+  EXPECT_EQ(strict.Parse(ManyAttributes(1000), "u").status().code(), absl::StatusCode::kResourceExhausted);
+  options.max_attributes = 5000;
+  Parser lenient(options);
+  EXPECT_TRUE(lenient.Parse(ManyAttributes(3000), "u").ok());
+}
+
+TEST(BadInputTest, AttributeValuesKeepAmpersandsAndSurviveTheLinearMirror) {
+  Page page = MustParse("<a href='/p?a=1&amp;b=2&c=3' title=\"x &lt; y\" data-x>t</a>");
+  EXPECT_EQ(XPath::Compile("string(//a/@href)").value().EvaluateString(page).value(), "/p?a=1&b=2&c=3");
+  EXPECT_EQ(XPath::Compile("string(//a/@title)").value().EvaluateString(page).value(), "x < y");
+  EXPECT_EQ(Texts(page, "//a[@data-x='']"), std::vector<std::string>{"t"});
+}
+
+// ---- XPath limits ----
+
+// A page of `n` nested-list items: <ul><li><span>i</span></li>...</ul>.
+std::string ListPage(int n) {
+  std::string s = "<html><body><ul>";
+  for (int i = 0; i < n; ++i) s += "<li><span>" + std::to_string(i) + "</span></li>";
+  return s + "</ul></body></html>";
+}
+
+TEST(XPathLimitTest, OverlongExpressionIsRefusedNamingTheLimit) {
+  std::string unions = "//p";
+  while (unions.size() <= kMaxXPathBytes) unions += " | //p";
+  absl::StatusOr<XPath> x = XPath::Compile(unions);
+  ASSERT_FALSE(x.ok());
+  EXPECT_EQ(x.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(x.status().message().find("XPath length limit of 16384 bytes"), std::string::npos) << x.status();
+  EXPECT_TRUE(XPath::Compile(unions.substr(0, 3 + (kMaxXPathBytes - 3) / 6 * 6)).ok());
+}
+
+TEST(XPathLimitTest, ExplosiveExpressionsStopAtTheBudgetNamingIt) {
+  Page page = MustParse(ListPage(1000));
+  // Long axes walked again for every node of every node: n^3 node visits.
+  for (const std::string expr : {"//li[count(preceding::li[count(following::li) > 0]) > 0]"}) {
+    absl::StatusOr<std::vector<Node>> nodes = XPath::Compile(expr).value().Select(page);
+    ASSERT_FALSE(nodes.ok()) << expr;
+    EXPECT_EQ(nodes.status().code(), absl::StatusCode::kResourceExhausted) << expr;
+    EXPECT_NE(nodes.status().message().find("XPath evaluation budget of " +
+                                            std::to_string(XPathOperationBudget(page)) + " operations"),
+              std::string::npos)
+        << nodes.status();
+    EXPECT_NE(nodes.status().message().find("http://example.test/p"), std::string::npos) << nodes.status();
+  }
+  // Ordinary expressions, positional and label-first ones included, stay
+  // within it on the same page.
+  for (const std::string expr : {"//li[span='999']", "//ul/li[last()]/span", "(//span)[500]",
+                                 "//text()[normalize-space(.)='7']/following::text()[normalize-space(.)!=''][1]",
+                                 "//li[count(span) = 1][not(@class)]//text()", "//*"}) {
+    absl::StatusOr<std::vector<Node>> nodes = XPath::Compile(expr).value().Select(page);
+    ASSERT_TRUE(nodes.ok()) << expr << ": " << nodes.status();
+    EXPECT_FALSE(nodes->empty()) << expr;
+  }
+}
+
+TEST(XPathLimitTest, AbsolutePathsInsidePredicatesAreRefusedAtCompile) {
+  for (const std::string expr : {"//*[count(//*) > count(//*//*)]", "//li[. = //span]", "//li[string(/html) = 'x']",
+                                 "//a[b and //c]", "//a[1 | /x]", "//a[b][c or\n//d]", "//a[f(1, //b)]",
+                                 "//a[3 * //b]", "//a[x[y = /z]]"}) {
+    absl::StatusOr<XPath> x = XPath::Compile(expr);
+    ASSERT_FALSE(x.ok()) << expr;
+    EXPECT_EQ(x.status().code(), absl::StatusCode::kInvalidArgument) << expr;
+    EXPECT_NE(x.status().message().find("absolute location path inside a predicate"), std::string::npos)
+        << x.status();
+  }
+  for (const std::string expr : {"//a[b//c]", "//a[.//c]", "(//a)[1]", "//a[@x='//y']", "//a[@x=\"[//y\"]",
+                                 "//*[a/b]", "//a[count(*//b) > 1]", "//a[following-sibling::*[1]/b]", "//a | //b",
+                                 "//a[x]/following::b", "//a[band//c]", "//a[*//b]", "/html/body//a[last()]"}) {
+    EXPECT_TRUE(XPath::Compile(expr).ok()) << expr << ": " << XPath::Compile(expr).status();
+  }
 }
 
 // ---- the arena ----

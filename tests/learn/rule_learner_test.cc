@@ -575,6 +575,15 @@ TEST(RuleLearnerTest, RejectsInvalidAnnotations) {
       {"XPath does not compile", {{0, "publisher", {}, "//p[@class="}}, {"annotation 0", "//p[@class="}},
       {"not a node-set", {{2, "publisher", {}, "1+1"}}, {"annotation 0"}},
       {"blank value", {{0, "publisher", {" \n"}, ""}}, {"annotation 0", "empty"}},
+      {"too many values",
+       {{0, "title", {"x"}, ""}, {0, "author", std::vector<std::string>(kMaxValuesPerAnnotation + 1, "A"), ""}},
+       {"annotation 1", "1001 values", "limit of 1000 values per annotation"}},
+      {"value too long",
+       {{1, "publisher", {std::string(kMaxAnnotatedValueBytes + 1, 'k')}, ""}},
+       {"annotation 0", "65537 bytes", "annotated value length limit of 65536 bytes"}},
+      {"too many annotations",
+       std::vector<AttributeAnnotation>(kMaxAnnotations + 1, {0, "publisher", {"Knopf"}, ""}),
+       {"10001 annotations", "limit of 10000 annotations per learn call"}},
   };
   for (const InvalidCase& c : cases) {
     SCOPED_TRACE(c.name);

@@ -91,6 +91,12 @@ struct RejectCase {
 TEST(FromJson, Rejects) {
   const std::vector<RejectCase> cases = {
       {"empty input", "", {"invalid schema JSON"}},
+      {"regex over the length limit",
+       OneAttribute("{\"name\":\"a\",\"regex\":\"" + std::string(1025, 'x') + "\"}"),
+       {"attribute 0 (\"a\")", "regex of 1025 bytes", "regex length limit of 1024 bytes"}},
+      {"regex over RE2's memory budget",
+       OneAttribute(R"js({"name":"a","regex":"(?:[\\p{L}\\p{N}] ?){1000}"})js"),
+       {"attribute 0 (\"a\")", "invalid regex", "pattern too large"}},
       {"truncated JSON", R"js({"vertical":"book",)js", {"invalid schema JSON"}},
       {"not an object", "[1, 2]", {"invalid schema JSON"}},
       {"unknown top-level field",
