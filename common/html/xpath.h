@@ -13,13 +13,11 @@
 // (xmlXPathContext::opLimit): XPathOperationBudget(page), a fixed number of
 // operations per node of the page, so a hostile expression ("//*//*//*...",
 // a huge union) is stopped; past it the evaluation fails with
-// ResourceExhausted naming the budget. The budget is generous because
-// learnt positional XPaths with a preceding::/following:: anchor test are
-// quadratic in libxml2 (a text node's anchor walks back over the page): the
-// demo site's "published" rule needs more than 1,000 per node on its
-// pages; 20,000 per node admits such rules on pages up to about 20,000
-// nodes. It bounds operations, not time: libxml2 2.9.14 does not count
-// sorting and merging node sets.
+// ResourceExhausted naming the budget. 1,000 per node: learnt XPaths test
+// anchors with steps local to each node (rule/features.h RenderXPath), so
+// none needs more (it was 20,000 while they tested anchors through the
+// whole preceding:: axis, quadratic in libxml2). It bounds operations, not
+// time: libxml2 2.9.14 does not count sorting and merging node sets.
 //
 // Thread-safety: an XPath is immutable after Compile(); Select(),
 // EvaluateString() and EvaluateBoolean() may be called from many threads at
@@ -46,7 +44,7 @@ namespace vertex::html {
 inline constexpr size_t kMaxXPathBytes = 16 * 1024;
 // Evaluation budget: libxml2 operations per node of the page, counted over
 // the page's nodes plus kXPathBudgetFloorNodes (small pages get room too).
-inline constexpr unsigned long kXPathOperationsPerNode = 20000;
+inline constexpr unsigned long kXPathOperationsPerNode = 1000;
 inline constexpr unsigned long kXPathBudgetFloorNodes = 1000;
 
 // The operation budget of one evaluation on `page`.
