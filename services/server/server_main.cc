@@ -21,6 +21,7 @@ std::vector<cli::FlagSpec> StoreFlagSpecs() {
       {"store", "DIR", "the RocksDB rule store directory (default vertex-store)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes: RESOURCE_EXHAUSTED (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+      {"max-attributes", "N", "refuse pages with a tag of more than N attributes (default 1000)"},
   };
 }
 
@@ -65,6 +66,8 @@ absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& a
   VERTEX_ASSIGN_OR_RETURN(int64_t depth, args.Int("max-depth", o.max_depth, 1, 100000));
   o.max_page_bytes = static_cast<size_t>(bytes);
   o.max_depth = static_cast<int>(depth);
+  VERTEX_ASSIGN_OR_RETURN(int64_t attributes, args.Int("max-attributes", o.max_attributes, 1, 1000000));
+  o.max_attributes = static_cast<int>(attributes);
   return o;
 }
 

@@ -29,7 +29,7 @@ struct ServerArgs {
 };
 
 // The flags every server with a store takes: --store, --max-page-bytes,
-// --max-depth.
+// --max-depth, --max-attributes.
 std::vector<cli::FlagSpec> StoreFlagSpecs();
 // The flags of a reader of the store: --secondary-dir, --learning-server,
 // --learning-tls-ca, --catch-up-ms.
@@ -43,7 +43,7 @@ absl::StatusOr<std::optional<ServerArgs>> ParseServerArgs(int argc, char** argv,
                                                           const std::string& default_listen,
                                                           const std::vector<cli::FlagSpec>& extra);
 
-// --max-page-bytes and --max-depth.
+// --max-page-bytes, --max-depth and --max-attributes.
 absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& args);
 
 // The store directory (--store, default "vertex-store").

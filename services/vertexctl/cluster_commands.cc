@@ -70,6 +70,7 @@ std::vector<FlagSpec> OtherClusterFlags() {
       {"threads", "N", "parser threads (default: one per core)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+      {"max-attributes", "N", "refuse pages with a tag of more than N attributes (default 1000)"},
   };
 }
 
@@ -88,6 +89,7 @@ absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const Pars
   VERTEX_ASSIGN_OR_RETURN(int64_t threads, a.Int("threads", 0, 0, 256));
   VERTEX_ASSIGN_OR_RETURN(int64_t max_bytes, a.Int("max-page-bytes", 8 << 20, 1, int64_t{1} << 32));
   VERTEX_ASSIGN_OR_RETURN(int64_t max_depth, a.Int("max-depth", 512, 1, 100000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_attributes, a.Int("max-attributes", 1000, 1, 1000000));
   o.sample.max_pages = static_cast<size_t>(max_sample);
   o.sample.min_pages = static_cast<size_t>(min_sample);
   o.sample.seed = static_cast<uint64_t>(seed);
@@ -95,6 +97,7 @@ absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const Pars
   o.threads = static_cast<int>(threads);
   o.parse.max_page_bytes = static_cast<size_t>(max_bytes);
   o.parse.max_depth = static_cast<int>(max_depth);
+  o.parse.max_attributes = static_cast<int>(max_attributes);
   return o;
 }
 

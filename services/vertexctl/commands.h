@@ -76,7 +76,7 @@ std::vector<FlagSpec> ThresholdFlags();
 absl::StatusOr<site::SiteClusterOptions> WithThresholdFlags(const ParsedArgs& args, site::SiteClusterOptions options);
 
 // The other clustering flags (--max-sample, --min-sample, --seed,
-// --annotation-size, --threads, --max-page-bytes, --max-depth) and the
+// --annotation-size, --threads, --max-page-bytes, --max-depth, --max-attributes) and the
 // options they give (threshold adaptive, sample rate 0.2).
 std::vector<FlagSpec> OtherClusterFlags();
 absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const ParsedArgs& args);

@@ -20,6 +20,7 @@ const std::vector<FlagSpec>& OfflineExtractFlags() {
       {"threads", "N", "extraction threads (default: one per core)"},
       {"max-page-bytes", "N", "refuse pages larger than N bytes (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
+      {"max-attributes", "N", "refuse pages with a tag of more than N attributes (default 1000)"},
       {"no-nearest", "", "no nearest fallback: a page no signature covers is NO_SHINGLE_MATCH (the paper's matching)"},
   };
   return kFlags;
@@ -67,8 +68,8 @@ constexpr char kExtractUsage[] =
     "\n";
 
 constexpr char kExtractFlagsHeader[] =
-    "--threads, --max-page-bytes, --max-depth and --no-nearest apply with --store only (a server\n"
-    "uses its own; the extraction service always matches with the nearest fallback on).\n"
+    "--threads, --max-page-bytes, --max-depth, --max-attributes and --no-nearest apply with --store\n"
+    "only (a server uses its own; the extraction service always matches with the nearest fallback on).\n"
     "\n"
     "flags:\n";
 
@@ -172,9 +173,11 @@ absl::StatusOr<bool> Extract(const ParsedArgs& a) {
   workflow::ExtractionEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(int64_t max_bytes, a.Int("max-page-bytes", 8 << 20, 1, int64_t{1} << 32));
   VERTEX_ASSIGN_OR_RETURN(int64_t max_depth, a.Int("max-depth", 512, 1, 100000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_attributes, a.Int("max-attributes", 1000, 1, 1000000));
   VERTEX_ASSIGN_OR_RETURN(int64_t threads, a.Int("threads", 0, 0, 256));
   options.parse.max_page_bytes = static_cast<size_t>(max_bytes);
   options.parse.max_depth = static_cast<int>(max_depth);
+  options.parse.max_attributes = static_cast<int>(max_attributes);
   options.extractor.nearest = !a.Has("no-nearest");
   ExtractSettings settings{a.String("site", ""), a.Has("details"), options.parse.max_page_bytes};
   if (online) settings.max_file_bytes = static_cast<size_t>(client::ConnectOptions().max_message_bytes);
