@@ -105,17 +105,34 @@ std::optional<std::string> NearestMatch(const v1::TextRange& range, const RE2& r
   std::string normalized = NormalizeLines(text);
   std::replace(normalized.begin(), normalized.end(), '\n', ' ');
   const std::vector<size_t> cp = CodePointIndex(normalized);
-  const size_t target = cp[TargetOffset(range, TextUnits(normalized, range.unit()), normalized.size())];
+  const size_t target_byte = TargetOffset(range, TextUnits(normalized, range.unit()), normalized.size());
+  const size_t target = cp[target_byte];
   const int groups = std::min(regex.NumberOfCapturingGroups(), 1);
   const re2::StringPiece input(normalized.data(), normalized.size());
   re2::StringPiece m[2];
   std::optional<std::string_view> best;
   size_t best_distance = 0;
+  // Only matches starting within kNearestMatchWindow bytes of the target and
+  // at most kNearestMatchMaxBytes long count: a search from every start
+  // would cost the text's length times the match's (a regex like [0-9,.]+
+  // on a megabyte of digits matches at every start, to the end), so the
+  // work is bounded by the window, whatever the text's size.
+  size_t lo = target_byte > kNearestMatchWindow ? target_byte - kNearestMatchWindow : 0;
+  while (lo < normalized.size() && IsContinuationByte(normalized[lo])) ++lo;
+  const size_t last_start = std::min(normalized.size(), target_byte + kNearestMatchWindow);
+  const size_t limit = std::min(normalized.size(), last_start + kNearestMatchMaxBytes);
   // Every start position with a match, each found by one unanchored search
   // (no start between p and the match's start has one).
-  for (size_t p = 0; p <= normalized.size();) {
-    if (!regex.Match(input, p, input.size(), RE2::UNANCHORED, m, groups + 1)) break;
+  for (size_t p = lo; p <= last_start;) {
+    if (!regex.Match(input, p, limit, RE2::UNANCHORED, m, groups + 1)) break;
     const size_t start = m[0].data() - normalized.data();
+    if (start > last_start) break;
+    const size_t end = start + m[0].size();
+    if (end == limit && limit < normalized.size()) {  // cut by the limit: its true end is unknown
+      p = start + 1;
+      while (p < normalized.size() && IsContinuationByte(normalized[p])) ++p;
+      continue;
+    }
     const size_t at = cp[range.anchor_end() ? start + m[0].size() : start];
     // Later matches start (and so end) further away.
     if (best && cp[start] > target && cp[start] - target > best_distance) break;

@@ -54,8 +54,12 @@ std::optional<std::string> ApplyTextRange(const v1::TextRange& range, std::strin
 // when the regex has one, else the whole match, trimmed of ASCII
 // whitespace (as schema::CompiledSchema::SelectValue); matches whose value
 // is empty do not count. An offset past the text is taken at its end.
-// nullopt when the regex matches nowhere. Costs one unanchored search per
-// match found, not per character.
+// nullopt when the regex matches nowhere. Only matches starting within
+// kNearestMatchWindow bytes of that offset and ending within
+// kNearestMatchMaxBytes past the window count, so the cost is bounded
+// whatever the text's size (one unanchored search per match found).
+inline constexpr size_t kNearestMatchWindow = 1024;
+inline constexpr size_t kNearestMatchMaxBytes = 256;
 std::optional<std::string> NearestMatch(const v1::TextRange& range, const RE2& regex, std::string_view text);
 
 }  // namespace vertex::rule

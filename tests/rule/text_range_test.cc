@@ -101,6 +101,17 @@ TEST(NearestMatch, Table) {
       {"no match", Nearest(Chars(0, 0, 0, false)), amount, "call us", std::nullopt},
       {"empty matches do not count", Nearest(Chars(0, 0, 0, false)), R"(x*)", "abc", std::nullopt},
       {"multi-byte text", Nearest(Chars(2, 0, 0, false)), R"(\d+)", "€€5 €€77", "5"},
+      {"a match beyond the window does not count", Nearest(Chars(0, 0, 0, false)), amount,
+       std::string(kNearestMatchWindow + 10, 'x') + " 5.00", std::nullopt},
+      {"a match within the window past filler", Nearest(Chars(0, 0, 0, false)), amount,
+       std::string(kNearestMatchWindow - 10, 'x') + " 5.00", "5.00"},
+      {"a match longer than the limit does not count", Nearest(Chars(0, 0, 0, false)), R"(\d+)",
+       std::string(kNearestMatchWindow + kNearestMatchMaxBytes + 10, '7'), std::nullopt},
+      // Every start in the digits before the value begins a match running to
+      // the end of the run: a search per start cost 3.9 s for 50 KB, the
+      // square of the run (about 4 hours for 3 MB); the window bounds it.
+      {"a huge digit run before the value", Nearest(Chars(3'000'001, 0, 0, false)), R"([0-9,.]+)",
+       std::string(3'000'000, '9') + " 12.50", "12.50"},
   };
   for (const NearestCase& c : cases) {
     SCOPED_TRACE(c.name);
