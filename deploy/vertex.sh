@@ -76,6 +76,19 @@ build() {
   cmake --build "$BUILD" -j "$JOBS" "$@" | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
 }
 
+# wait_port FILE PID LOG WHAT: waits up to 30 s for the server PID to write
+# its port FILE; if it does not (or exits first), prints its LOG and exits 1.
+wait_port() {
+  for _ in $(seq 1 300); do
+    [ -s "$1" ] && return 0
+    kill -0 "$2" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$3" >&2
+  echo "vertex: $4 did not write its port file" >&2
+  exit 1
+}
+
 # Starts vertexd on a free loopback port over a new store, runs
 # `vertexctl demo --server` against it with the given flags, then stops it
 # with SIGTERM (it drains and closes the store) and removes the store.
@@ -218,28 +231,18 @@ case "$cmd" in
       trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
       "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
         --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
-      wait_port() {  # wait_port FILE PID NAME
-        for _ in $(seq 1 300); do
-          [ -s "$1" ] && return 0
-          kill -0 "$2" 2>/dev/null || break
-          sleep 0.1
-        done
-        cat "$tmp/$3.log" >&2
-        echo "vertex: bench soak: $3 did not write its port file" >&2
-        exit 1
-      }
       "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/vertexd.port" \
         --store "$tmp/store" 2>"$tmp/vertexd.log" &
       vertexd_pid=$!
       pids="$vertexd_pid"
-      wait_port "$tmp/vertexd.port" "$vertexd_pid" vertexd
+      wait_port "$tmp/vertexd.port" "$vertexd_pid" "$tmp/vertexd.log" "bench soak: vertexd"
       primary="127.0.0.1:$(cat "$tmp/vertexd.port")"
       "$BUILD/services/extraction/vertex-extraction" --listen 127.0.0.1:0 --port-file "$tmp/replica.port" \
         --store "$tmp/store" --secondary-dir "$tmp/replica-secondary" --learning-server "$primary" \
         2>"$tmp/replica.log" &
       replica_pid=$!
       pids="$replica_pid $pids"
-      wait_port "$tmp/replica.port" "$replica_pid" replica
+      wait_port "$tmp/replica.port" "$replica_pid" "$tmp/replica.log" "bench soak: replica"
       status=0
       "$BUILD/bench/load_gen" soak --server "$primary,127.0.0.1:$(cat "$tmp/replica.port")" \
         --site booksamillion --pages "$swde/book/booksamillion" --duration "$seconds" \
@@ -272,16 +275,7 @@ case "$cmd" in
       "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/port" --store "$tmp/store" \
         2>"$tmp/vertexd.log" &
       vertexd_pid=$!
-      for _ in $(seq 1 300); do
-        [ -s "$tmp/port" ] && break
-        kill -0 "$vertexd_pid" 2>/dev/null || break
-        sleep 0.1
-      done
-      if [ ! -s "$tmp/port" ]; then
-        cat "$tmp/vertexd.log" >&2
-        echo "vertex: bench load: vertexd did not write its port file" >&2
-        exit 1
-      fi
+      wait_port "$tmp/port" "$vertexd_pid" "$tmp/vertexd.log" "bench load: vertexd"
       status=0
       "$BUILD/bench/load_gen" sweep --server "127.0.0.1:$(cat "$tmp/port")" --site booksamillion \
         --pages "$swde/book/booksamillion" --store "$tmp/store" --server-pid "$vertexd_pid" || status=$?

@@ -357,13 +357,40 @@ std::string Debug(const std::vector<rule::Feature>& features) {
   return out;
 }
 
+// Evaluates `native` and `xpath` (its rendering) on `from` and three other
+// random pages of `pages`, counting evaluations, non-empty results and the
+// text-less elements selected; a failure for each page where they differ.
+struct Agreement {
+  size_t evaluations = 0, nonempty = 0, failures = 0, blank_hits = 0;
+
+  void Check(const rule::FeatureSelector& native, const std::vector<rule::Feature>& features, const std::string& xpath,
+             const html::Page& from, const std::vector<html::Page>& pages, util::Rng& rng) {
+    absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
+    ASSERT_TRUE(x.ok()) << x.status();
+    for (int k = 0; k < 4; ++k) {
+      const html::Page& page = k == 0 ? from : pages[rng.Uniform(pages.size())];
+      const std::vector<html::Node> got = native.Select(page);
+      absl::StatusOr<std::vector<html::Node>> want = x->Select(page);
+      ASSERT_TRUE(want.ok()) << want.status() << " " << xpath;
+      ++evaluations;
+      nonempty += !got.empty();
+      for (const html::Node& n : got) blank_hits += n.is_element() && rule::Candidate(n).text().empty();
+      if (got != *want) {
+        ++failures;
+        ADD_FAILURE() << "features " << Debug(features) << "\nXPath " << xpath << "\npage " << page.url()
+                      << ": native " << got.size() << " nodes, libxml2 " << want->size();
+      }
+    }
+  }
+};
+
 TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
   const std::vector<html::Page> pages = RandomPages(40, 2024);
   util::Rng rng(99);
-  size_t evaluations = 0, nonempty = 0, failures = 0;
+  Agreement a;
   std::map<v1::Position::Kind, size_t> by_position;
   std::map<rule::Kind, size_t> by_kind;
-  for (int trial = 0; trial < 2500 && failures < 5; ++trial) {
+  for (int trial = 0; trial < 2500 && a.failures < 5; ++trial) {
     const bool text_nodes = rng.Bernoulli(0.5);
     const html::Page& from = pages[rng.Uniform(pages.size())];
     const std::vector<html::Node> nodes = NodesOf(from, text_nodes);
@@ -378,28 +405,14 @@ TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
     ++by_position[position.kind()];
     const rule::FeatureSelector native(features, text_nodes, position);
     const std::string xpath = rule::RenderPositionalXPath(features, text_nodes, position);
-    absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
-    ASSERT_TRUE(x.ok()) << x.status();
-    for (int k = 0; k < 4; ++k) {
-      const html::Page& page = k == 0 ? from : pages[rng.Uniform(pages.size())];
-      const std::vector<html::Node> got = native.Select(page);
-      absl::StatusOr<std::vector<html::Node>> want = x->Select(page);
-      ASSERT_TRUE(want.ok()) << want.status() << " " << xpath;
-      ++evaluations;
-      nonempty += !got.empty();
-      if (got != *want) {
-        ++failures;
-        ADD_FAILURE() << "features " << Debug(features) << "\nXPath " << xpath << "\npage " << page.url()
-                      << ": native " << got.size() << " nodes, libxml2 " << want->size();
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(a.Check(native, features, xpath, from, pages, rng));
   }
   for (rule::Kind k : kAllKinds) EXPECT_GT(by_kind[k], 20u) << rule::FeatureToProto({k, 0, 0, {}}).kind();
   for (auto kind : {v1::Position::NONE, v1::Position::FROM_START, v1::Position::FROM_END, v1::Position::STEP}) {
     EXPECT_GT(by_position[kind], 200u) << v1::Position::Kind_Name(kind);
   }
-  EXPECT_GT(nonempty, evaluations / 4);
-  std::printf("random feature sets: %zu evaluations on 40 pages, %zu non-empty\n", evaluations, nonempty);
+  EXPECT_GT(a.nonempty, a.evaluations / 4);
+  std::printf("random feature sets: %zu evaluations on 40 pages, %zu non-empty\n", a.evaluations, a.nonempty);
 }
 
 // Element XPaths led by an anchor (RenderXPath's candidate set from the
@@ -408,8 +421,8 @@ TEST(FeatureSelectorRandomTest, RandomFeatureSetsAgreeWithLibxml2) {
 TEST(FeatureSelectorRandomTest, AnchoredElementFeatureSetsAgreeWithLibxml2) {
   const std::vector<html::Page> pages = RandomPages(40, 77);
   util::Rng rng(5);
-  size_t evaluations = 0, nonempty = 0, failures = 0, blank_hits = 0;
-  for (int trial = 0; trial < 1500 && failures < 5; ++trial) {
+  Agreement a;
+  for (int trial = 0; trial < 1500 && a.failures < 5; ++trial) {
     const html::Page& from = pages[rng.Uniform(pages.size())];
     const std::vector<html::Node> nodes = NodesOf(from, false);
     const rule::Candidate c(Pick(rng, nodes)), other(Pick(rng, nodes));
@@ -428,28 +441,13 @@ TEST(FeatureSelectorRandomTest, AnchoredElementFeatureSetsAgreeWithLibxml2) {
     const rule::FeatureSelector native(features, /*text_nodes=*/false, position);
     const std::string xpath = rule::RenderPositionalXPath(features, false, position);
     ASSERT_EQ(xpath.rfind("//*", 0), std::string::npos) << "not led by the anchor: " << xpath;
-    absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
-    ASSERT_TRUE(x.ok()) << x.status();
-    for (int k = 0; k < 4; ++k) {
-      const html::Page& page = k == 0 ? from : pages[rng.Uniform(pages.size())];
-      const std::vector<html::Node> got = native.Select(page);
-      absl::StatusOr<std::vector<html::Node>> want = x->Select(page);
-      ASSERT_TRUE(want.ok()) << want.status() << " " << xpath;
-      ++evaluations;
-      nonempty += !got.empty();
-      for (const html::Node& n : got) blank_hits += rule::Candidate(n).text().empty();
-      if (got != *want) {
-        ++failures;
-        ADD_FAILURE() << "features " << Debug(features) << "\nXPath " << xpath << "\npage " << page.url()
-                      << ": native " << got.size() << " nodes, libxml2 " << want->size();
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(a.Check(native, features, xpath, from, pages, rng));
   }
-  EXPECT_GT(evaluations, 2000u);
-  EXPECT_GT(nonempty, evaluations / 4);
-  EXPECT_GT(blank_hits, 50u) << "too few elements without text selected to test that case";
+  EXPECT_GT(a.evaluations, 2000u);
+  EXPECT_GT(a.nonempty, a.evaluations / 4);
+  EXPECT_GT(a.blank_hits, 50u) << "too few elements without text selected to test that case";
   std::printf("anchored element feature sets: %zu evaluations, %zu non-empty, %zu elements without text selected\n",
-              evaluations, nonempty, blank_hits);
+              a.evaluations, a.nonempty, a.blank_hits);
 }
 
 // The anchors one AnchorMemo gives every node of a page, visited in
