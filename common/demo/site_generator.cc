@@ -14,6 +14,8 @@
 #include "absl/strings/string_view.h"
 #include "common/util/file.h"
 #include "common/demo/text_util.h"
+#include "common/eval/list_truth.h"
+#include "common/html/text.h"
 #include "common/util/random.h"
 #include "common/util/status_macros.h"
 
@@ -1760,7 +1762,9 @@ void Toolbar(Html& h, const Listing& l) {
   h.Close("form").Close("div");
 }
 
-void ProductGrid(Html& h, const Site& site, const Listing& l) {
+// Renders the tiles and appends each as a record to `area`: title (the
+// name link's text), price and link (the product URL).
+void ProductGrid(Html& h, const Site& site, const Listing& l, eval::TruthArea* area) {
   const std::vector<int>& pool = site.products_by_sub[l.top * kSubsPerTop + l.sub];
   const int tiles = std::min(l.per_page, l.total - (l.page - 1) * l.per_page);
   h.Open("ul", absl::StrCat("class=\"products ", l.list_view ? "list" : "grid", "\""));
@@ -1768,7 +1772,15 @@ void ProductGrid(Html& h, const Site& site, const Listing& l) {
     const size_t k = static_cast<size_t>(l.page) * 7 + l.sort * 3 + i;
     const int index =
         pool.empty() ? static_cast<int>(k % site.catalog.size()) : pool[k % pool.size()];
-    Tile(h, site.catalog[index]);
+    const Product& q = site.catalog[index];
+    Tile(h, q);
+    eval::TruthRecord record;
+    record.link = Url(site, ProductPath(q));
+    const std::string title = html::NormalizeSpace(q.title);
+    record.attributes["title"] = {title, title};
+    record.attributes["price"] = {Money(q.price_cents), Money(q.price_cents)};
+    record.attributes["link"] = {record.link, title};
+    area->records.push_back(std::move(record));
   }
   h.Close("ul");
 }
@@ -1884,7 +1896,7 @@ void CompareBar(Html& h) {
   h.Close("div");
 }
 
-std::string CategoryBody(Rng& rng, const Site& site, const Listing& l) {
+std::string CategoryBody(Rng& rng, const Site& site, const Listing& l, eval::TruthArea* area) {
   const std::string sub_name = kCategories[l.top].subs[l.sub].name;
   Html h(kBodyDepth);
   h.Open("main", "id=\"content\" class=\"page-category\"");
@@ -1895,7 +1907,7 @@ std::string CategoryBody(Rng& rng, const Site& site, const Listing& l) {
   Filters(h, rng, l);
   h.Open("section", "class=\"listing\"");
   Toolbar(h, l);
-  ProductGrid(h, site, l);
+  ProductGrid(h, site, l, area);
   Pagination(h, CategoryPath(l), absl::StrCat("&sort=", kSorts[l.sort].key), l.page, l.pages);
   h.Close("section").Close("div");
   CategoryExtras(h, l);
@@ -1919,7 +1931,10 @@ GeneratedPage CategoryPage(Rng& rng, const Site& site, std::set<std::string>& ur
     if (urls.insert(page.url).second) break;
   }
   const std::string name = kCategories[l.top].subs[l.sub].name;
-  const std::string body = CategoryBody(rng, site, l);
+  eval::TruthArea area;
+  const std::string body = CategoryBody(rng, site, l, &area);
+  page.list_truth.url = page.url;
+  page.list_truth.areas.push_back(std::move(area));
   page.html = RenderPage(
       rng,
       {"category", absl::StrCat(name, " - ", kCategories[l.top].name, " - Page ", l.page),
@@ -2633,6 +2648,7 @@ std::vector<GeneratedPage> GenerateSite(const SiteOptions& options) {
         break;
     }
     pages.back().file_name = Pad(static_cast<int64_t>(pages.size() - 1), width) + ".htm";
+    if (!pages.back().list_truth.areas.empty()) pages.back().list_truth.file = pages.back().file_name;
   }
   return pages;
 }
@@ -2655,7 +2671,11 @@ absl::Status WriteSite(const std::vector<GeneratedPage>& pages, const std::strin
           util::WriteFile(path, GroundTruthFile(pages, template_name, vertical, attribute)));
     }
   }
-  return absl::OkStatus();
+  std::vector<eval::ListTruthPage> lists;
+  for (const GeneratedPage& page : pages) {
+    if (!page.list_truth.areas.empty()) lists.push_back(page.list_truth);
+  }
+  return eval::WriteListTruth(lists, dir + "/list_truth.jsonl");
 }
 
 std::string SchemaJson(const std::string& vertical) {

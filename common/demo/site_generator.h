@@ -46,6 +46,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "common/eval/list_truth.h"
 
 namespace vertex::demo {
 
@@ -111,6 +112,13 @@ struct GeneratedPage {
   //   store:   address    the address block's two lines (split by a <br>)
   //                       joined by a space
   std::map<std::string, std::vector<std::string>> truth;
+  // Record-level truth of a "category" page (issue 13): one area, the
+  // product tiles in page order as records, each with its link (the product
+  // URL, absolute) and attributes title (the name link's text), price (the
+  // tile's price, e.g. "$12.99", text of <span class="price">) and link
+  // (value the product URL, text the name). `file` and `url` are the page's.
+  // Other templates leave it empty (no areas).
+  eval::ListTruthPage list_truth;
 };
 
 // The attributes of the "product" template's record, in ground-truth order.
@@ -134,6 +142,8 @@ std::vector<GeneratedPage> GenerateSite(const SiteOptions& options);
 //     or "<id>\t0\t<NULL>" when the attribute is absent.
 // Ground-truth files are written for both verticals even when the site has
 // no page of that template (then they hold only the two header lines).
+// The category pages' list truth goes to DIR/list_truth.jsonl (JSON Lines,
+// common/eval/list_truth.h; empty without category pages).
 // Returns InvalidArgument (writing nothing) when a file name is empty,
 // contains '/', or repeats, or when a truth value holds a tab or line break;
 // otherwise the first error of writing a file (e.g. PermissionDenied when

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "common/eval/list_truth.h"
 #include "common/html/page.h"
 #include "common/html/xpath.h"
 #include "common/schema/schema.h"
@@ -1027,6 +1028,84 @@ TEST(ValueCasesTest, DifferentSeedsGiveDifferentValueCases) {
   }
   ASSERT_GT(compared, 10u);
   EXPECT_GT(differ * 10, compared * 9);
+}
+
+// ---------------------------------------------------------------------------
+// Record-level truth of the category pages (issue 13).
+// ---------------------------------------------------------------------------
+
+// The tiles as the page shows them: the name link's href and text and the
+// price, read with the parser, in page order.
+struct Tile {
+  std::string href, name, price;
+};
+
+std::vector<Tile> TilesOf(const GeneratedPage& page) {
+  html::Parser parser;
+  absl::StatusOr<html::Page> parsed = parser.Parse(page.html, page.url);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  std::vector<Tile> tiles;
+  if (!parsed.ok()) return tiles;
+  const html::Node root = parsed->root();
+  for (html::Node n = root; n; n = n.NextInDocument(root)) {
+    if (n.tag() == "li" && n.attribute("class") == "tile") tiles.emplace_back();
+    if (tiles.empty()) continue;
+    if (n.tag() == "a" && n.parent().attribute("class") == "tile-name") {
+      tiles.back().href = n.attribute("href");
+      tiles.back().name = n.Text();
+    }
+    if (n.tag() == "span" && n.attribute("class") == "price" &&
+        n.parent().attribute("class") == "tile-price") {
+      tiles.back().price = n.Text();
+    }
+  }
+  return tiles;
+}
+
+TEST(GenerateSiteTest, CategoryPagesHaveTheirTilesAsListTruth) {
+  const std::vector<GeneratedPage> pages = GenerateSite(SmallSite());
+  size_t categories = 0;
+  for (const GeneratedPage& page : pages) {
+    if (page.template_name != "category") {
+      EXPECT_TRUE(page.list_truth.areas.empty()) << page.file_name;
+      continue;
+    }
+    ++categories;
+    EXPECT_EQ(page.list_truth.file, page.file_name);
+    EXPECT_EQ(page.list_truth.url, page.url);
+    ASSERT_EQ(page.list_truth.areas.size(), 1u);
+    const std::vector<eval::TruthRecord>& records = page.list_truth.areas[0].records;
+    const std::vector<Tile> tiles = TilesOf(page);
+    ASSERT_EQ(records.size(), tiles.size()) << page.file_name;
+    EXPECT_GE(records.size(), 5u);
+    for (size_t i = 0; i < tiles.size(); ++i) {
+      const eval::TruthRecord& r = records[i];
+      EXPECT_EQ(r.link, "http://shop.vertex-demo.test" + tiles[i].href);
+      EXPECT_EQ(r.attributes.at("link").value, r.link);
+      EXPECT_EQ(r.attributes.at("title").value, tiles[i].name);
+      EXPECT_EQ(r.attributes.at("title").text, tiles[i].name);
+      EXPECT_EQ(r.attributes.at("price").value, tiles[i].price);
+      EXPECT_EQ(r.attributes.size(), 3u);
+    }
+  }
+  EXPECT_GT(categories, 0u);
+}
+
+TEST(WriteSiteTest, WritesTheCategoryListTruth) {
+  const std::vector<GeneratedPage> pages = GenerateSite(SmallSite());
+  const std::string dir = FreshDir("list_truth");
+  ASSERT_TRUE(WriteSite(pages, dir).ok());
+  absl::StatusOr<std::vector<eval::ListTruthPage>> lists =
+      eval::ReadListTruth(dir + "/list_truth.jsonl");
+  ASSERT_TRUE(lists.ok()) << lists.status();
+  EXPECT_EQ(lists->size(), PagesOf(pages, "category").size());
+  for (const eval::ListTruthPage& list : *lists) {
+    const auto page = std::find_if(pages.begin(), pages.end(), [&](const GeneratedPage& p) {
+      return p.file_name == list.file;
+    });
+    ASSERT_NE(page, pages.end()) << list.file;
+    EXPECT_EQ(eval::ListTruthToJson(list), eval::ListTruthToJson(page->list_truth));
+  }
 }
 
 }  // namespace
