@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_format.h"
+#include "common/demo/listing_site.h"
 #include "common/demo/site_generator.h"
 #include "common/eval/ground_truth.h"
 #include "common/store/rule_store.h"
@@ -127,16 +128,109 @@ absl::StatusOr<std::vector<demo::GeneratedPage>> Generate(const ParsedArgs& a, s
 
 }  // namespace
 
+namespace {
+
+// gen-demo's flags: the shop's, then the result-list site's.
+std::vector<FlagSpec> GenDemoFlags() {
+  std::vector<FlagSpec> flags = DemoFlags();
+  flags.pop_back();  // help, last
+  for (const FlagSpec& f : std::vector<FlagSpec>{
+           {"kind", "shop|listings", "what to write: the demo shop (default) or a result-list site"},
+           {"domain", "real_estate|used_cars", "with --kind listings (required): the vertical"},
+           {"pages", "N", "with --kind listings: result pages (default 20)"},
+           {"coverage", "F", "with --kind listings: the fraction of the place list written to "
+                             "places.txt, 0..1 (default 1)"}}) {
+    flags.push_back(f);
+  }
+  flags.push_back({"help", "", "show this help"});
+  return flags;
+}
+
+// One item per line.
+std::string Lines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += item + "\n";
+  return out;
+}
+
+// gen-demo --kind listings: pages, truth.jsonl and the gazetteers in the
+// directory given as the argument (or --out); returns what was written.
+absl::StatusOr<std::string> GenerateListings(const ParsedArgs& a) {
+  for (const char* shop_only : {"products", "categories", "reviews", "stores"}) {
+    if (a.Has(shop_only)) {
+      return absl::InvalidArgumentError(std::string("--") + shop_only + " is a flag of --kind shop");
+    }
+  }
+  if (!a.Has("domain")) return absl::InvalidArgumentError("--kind listings needs --domain real_estate|used_cars");
+  if (a.positional.size() > 1) return absl::InvalidArgumentError("unexpected argument " + a.positional[1]);
+  demo::ListingSiteOptions o;
+  VERTEX_ASSIGN_OR_RETURN(o.domain, demo::ParseListingDomain(a.String("domain", "")));
+  VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
+  o.seed = static_cast<uint64_t>(seed);
+  VERTEX_ASSIGN_OR_RETURN(int64_t pages, a.Int("pages", o.pages, 1, 100000));
+  o.pages = static_cast<int>(pages);
+  VERTEX_ASSIGN_OR_RETURN(double coverage, a.Double("coverage", 1.0, 0.0, 1.0));
+  const std::string dir = !a.positional.empty() ? a.positional[0]
+                                                : a.String("out", (std::filesystem::temp_directory_path() /
+                                                                   "vertex-listing-site").string());
+  VERTEX_ASSIGN_OR_RETURN(demo::ListingSite site, demo::GenerateListingSite(o));
+  VERTEX_RETURN_IF_ERROR(PrepareDemoDir(dir));
+  VERTEX_RETURN_IF_ERROR(demo::WriteListingSite(site, dir));
+  const std::vector<std::string> places = demo::GazetteerSample(demo::ListingPlaceNames(), coverage, o.seed);
+  VERTEX_RETURN_IF_ERROR(util::WriteFile(dir + "/places.txt", Lines(places)));
+  std::string gazetteers = absl::StrFormat("places.txt (%zu of %zu names)", places.size(),
+                                           demo::ListingPlaceNames().size());
+  if (o.domain == demo::ListingDomain::kUsedCars) {
+    std::vector<std::string> makes, models;
+    for (const demo::CarMake& m : demo::ListingCarMakes()) {
+      makes.push_back(m.make);
+      models.insert(models.end(), m.models.begin(), m.models.end());
+    }
+    VERTEX_RETURN_IF_ERROR(util::WriteFile(dir + "/makes.txt", Lines(makes)));
+    VERTEX_RETURN_IF_ERROR(util::WriteFile(dir + "/models.txt", Lines(models)));
+    absl::StrAppendFormat(&gazetteers, ", makes.txt (%zu), models.txt (%zu)", makes.size(), models.size());
+  }
+  VERTEX_RETURN_IF_ERROR(util::WriteFile((std::filesystem::path(dir) / kDemoMarker).string(),
+                                         "written by vertexctl gen-demo; the next run may clear this directory\n"));
+  return absl::StrFormat("wrote %zu %s result pages (host %s, records %s%s), truth.jsonl and %s to %s\n",
+                         site.pages.size(), demo::ListingDomainName(o.domain), site.host,
+                         demo::RecordLayoutName(site.layout), site.grid ? " in a grid" : "", gazetteers, dir);
+}
+
+}  // namespace
+
 int RunGenDemo(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, DemoFlags());
+  const std::vector<FlagSpec> flags = GenDemoFlags();
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, flags);
   if (parsed.ok() && parsed->Has("help")) {
-    std::cout << "usage: vertexctl gen-demo [flags]\n\nWrites the generated demo site: one file per "
-                 "page (first line <base href=URL>) and SWDE-format ground truth under "
-                 "groundtruth/.\n\nflags:\n"
-              << FlagHelp(DemoFlags());
+    std::cout << "usage: vertexctl gen-demo [flags]\n"
+                 "       vertexctl gen-demo --kind listings --domain real_estate|used_cars [--pages N] [--seed S]\n"
+                 "                          [--coverage F] DIR\n\n"
+                 "Writes the generated demo shop: one file per page (first line <base href=URL>), SWDE-format\n"
+                 "ground truth under groundtruth/ and the category pages' record-level truth in\n"
+                 "list_truth.jsonl. With --kind listings, a result-list site instead: its pages (0000.htm...),\n"
+                 "truth.jsonl (areas, records, attributes per page), places.txt (the fraction --coverage of\n"
+                 "the place list) and, for used_cars, makes.txt and models.txt.\n\nflags:\n"
+              << FlagHelp(flags);
     return 0;
   }
   if (!parsed.ok()) return ReportError("gen-demo", parsed.status());
+  const std::string kind = parsed->String("kind", "shop");
+  if (kind == "listings") {
+    absl::StatusOr<std::string> written = GenerateListings(*parsed);
+    if (!written.ok()) return ReportError("gen-demo", written.status());
+    std::fputs(written->c_str(), stdout);
+    return 0;
+  }
+  if (kind != "shop") {
+    return ReportError("gen-demo", absl::InvalidArgumentError("--kind '" + kind + "': expected shop or listings"));
+  }
+  for (const char* listings_only : {"domain", "pages", "coverage"}) {
+    if (parsed->Has(listings_only)) {
+      return ReportError("gen-demo", absl::InvalidArgumentError(std::string("--") + listings_only +
+                                                                " is a flag of --kind listings"));
+    }
+  }
   std::string dir;
   absl::StatusOr<std::vector<demo::GeneratedPage>> pages = Generate(*parsed, &dir);
   if (!pages.ok()) return ReportError("gen-demo", pages.status());

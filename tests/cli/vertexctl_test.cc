@@ -1,10 +1,12 @@
 // Runs the vertexctl binary as a user would.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "common/eval/list_truth.h"
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
 #include "common/site/site_json.h"
@@ -184,6 +186,74 @@ TEST(VertexctlTest, DemoNeverClearsADirectoryItDidNotWrite) {
   size_t pages = 0;
   for (const auto& e : fs::directory_iterator(demo)) pages += e.path().extension() == ".htm";
   EXPECT_EQ(pages, 10u);
+}
+
+size_t CountLines(const std::string& path) {
+  const std::string text = util::ReadFile(path).value_or("");
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(VertexctlTest, GenDemoWritesTheShopsCategoryListTruth) {
+  const std::string dir = SmallDemo();
+  absl::StatusOr<std::vector<eval::ListTruthPage>> lists = eval::ReadListTruth(dir + "/list_truth.jsonl");
+  ASSERT_TRUE(lists.ok()) << lists.status();
+  EXPECT_EQ(lists->size(), 40u);  // --categories 40
+  for (const eval::ListTruthPage& page : *lists) {
+    ASSERT_EQ(page.areas.size(), 1u) << page.file;
+    EXPECT_GE(page.areas[0].records.size(), 5u) << page.file;
+    const std::string html = util::ReadFile(dir + "/" + page.file).value_or("");
+    EXPECT_NE(html.find("<base href=\"" + page.url + "\"/>"), std::string::npos) << page.file;
+  }
+}
+
+TEST(VertexctlTest, GenDemoListingsWritesPagesTruthAndGazetteers) {
+  const fs::path dir = fs::temp_directory_path() / ("vertexctl_listings_" + std::to_string(getpid()));
+  const std::string args = "gen-demo --kind listings --domain used_cars --pages 5 --seed 3 --coverage 0.25 ";
+  const Result r = RunVertexctl(args + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote 5 used_cars result pages"), std::string::npos) << r.out;
+  size_t pages = 0;
+  for (const auto& e : fs::directory_iterator(dir)) pages += e.path().extension() == ".htm";
+  EXPECT_EQ(pages, 5u);
+  absl::StatusOr<std::vector<eval::ListTruthPage>> truth = eval::ReadListTruth((dir / "truth.jsonl").string());
+  ASSERT_TRUE(truth.ok()) << truth.status();
+  ASSERT_EQ(truth->size(), 5u);
+  EXPECT_EQ((*truth)[0].file, "0000.htm");
+  EXPECT_FALSE((*truth)[0].areas.back().records.empty());
+  EXPECT_EQ(CountLines((dir / "places.txt").string()), 500u);  // 25% of 2,000
+  EXPECT_GE(CountLines((dir / "makes.txt").string()), 25u);
+  EXPECT_NE(util::ReadFile((dir / "models.txt").string()).value_or("").find("\nX5\n"), std::string::npos);
+  // The same command writes the same bytes; real estate has no car lists.
+  const std::string first = util::ReadFile((dir / "0003.htm").string()).value_or("a");
+  ASSERT_EQ(RunVertexctl(args + "--out " + dir.string()).exit_code, 0);
+  EXPECT_EQ(util::ReadFile((dir / "0003.htm").string()).value_or("b"), first);
+  ASSERT_EQ(RunVertexctl("gen-demo --kind listings --domain real_estate --pages 2 " + dir.string()).exit_code, 0);
+  EXPECT_FALSE(fs::exists(dir / "makes.txt"));
+  EXPECT_EQ(CountLines((dir / "places.txt").string()), 2000u);
+  fs::remove_all(dir);
+}
+
+TEST(VertexctlTest, GenDemoListingsRejectsBadFlags) {
+  const std::string dir = (fs::temp_directory_path() / ("vertexctl_bad_" + std::to_string(getpid()))).string();
+  const struct {
+    std::string args;
+    std::string message;
+  } kCases[] = {
+      {"--kind listings " + dir, "needs --domain"},
+      {"--kind listings --domain boats " + dir, "unknown listing domain 'boats'"},
+      {"--kind listings --domain used_cars --coverage 1.5 " + dir, "--coverage"},
+      {"--kind listings --domain used_cars --pages 0 " + dir, "--pages"},
+      {"--kind listings --domain used_cars --products 3 " + dir, "--products is a flag of --kind shop"},
+      {"--kind listings --domain used_cars a b", "unexpected argument b"},
+      {"--kind blog", "expected shop or listings"},
+      {"--domain used_cars --out " + dir, "--domain is a flag of --kind listings"},
+  };
+  for (const auto& c : kCases) {
+    const Result r = RunVertexctl("gen-demo " + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;  // usage errors
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir));
 }
 
 }  // namespace
