@@ -39,6 +39,7 @@ int RunMonitor(const std::vector<std::string>& args);
 int RunHistory(const std::vector<std::string>& args);
 int RunRelearn(const std::vector<std::string>& args);
 int RunXhtml(const std::vector<std::string>& args);
+int RunAmber(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {
