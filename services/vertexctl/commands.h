@@ -40,6 +40,7 @@ int RunHistory(const std::vector<std::string>& args);
 int RunRelearn(const std::vector<std::string>& args);
 int RunXhtml(const std::vector<std::string>& args);
 int RunAmber(const std::vector<std::string>& args);
+int RunEvalListings(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

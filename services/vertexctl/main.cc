@@ -41,6 +41,7 @@ constexpr char kUsage[] =
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
     "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
+    "  eval-listings  score AMBER and its learnt record rules on generated result-list sites\n"
     "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
     "  amber      find the records of result pages with no rule (AMBER): areas, records, attributes\n"
     "\n"
@@ -63,7 +64,7 @@ constexpr NamedCommand kCommands[] = {
     {"health", vertex::cli::RunHealth},      {"cluster", vertex::cli::RunCluster},
     {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
     {"eval-swde", vertex::cli::RunEvalSwde}, {"xhtml", vertex::cli::RunXhtml},
-    {"amber", vertex::cli::RunAmber},
+    {"amber", vertex::cli::RunAmber},        {"eval-listings", vertex::cli::RunEvalListings},
 };
 
 }  // namespace
