@@ -66,6 +66,8 @@ absl::StatusOr<std::vector<GazetteerRound>> LearnGazetteerRounds(const schema::C
     r.learnt = result.added.size();
     r.blacklisted = result.blacklisted.size();
     r.gazetteer_size = result.gazetteer_size;
+    r.learnt_terms = result.added;
+    r.blacklisted_terms = result.blacklisted;
     if (truth != nullptr && !truth->clean_terms.empty()) {
       for (const std::string& t : result.added) r.learnt_correct += truth->clean_terms.count(html::FoldText(t));
     }

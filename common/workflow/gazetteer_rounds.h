@@ -45,6 +45,9 @@ struct GazetteerRound {
   size_t blacklisted = 0;
   // |U minus U-bar| after the round.
   size_t gazetteer_size = 0;
+  // The terms learnt and blacklisted this round, sorted.
+  std::vector<std::string> learnt_terms;
+  std::vector<std::string> blacklisted_terms;
 };
 
 struct GazetteerTruth {

@@ -343,7 +343,9 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(std::vector<learn::AttributeAnnotation> annotations, ToLearnAnnotations(merged, state, *sc));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
   PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
-  VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, options_.learn));
+  ClusterLearnOptions learn_options = options_.learn;
+  if (schema.proto().record_level()) VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));
+  VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, learn_options));
   r.learnt.rule.set_site(site);
   r.learnt.rule.set_cluster_id(cluster.cluster_id());
   for (const std::string& s : MergedRule(r.learnt.rule, cluster, 0).extra_signatures()) {
