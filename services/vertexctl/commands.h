@@ -41,6 +41,7 @@ int RunRelearn(const std::vector<std::string>& args);
 int RunXhtml(const std::vector<std::string>& args);
 int RunAmber(const std::vector<std::string>& args);
 int RunEvalListings(const std::vector<std::string>& args);
+int RunGazetteer(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

@@ -27,6 +27,7 @@ constexpr char kUsage[] =
     "  monitor    test a site's bellwether pages (given, or fetched) for template changes and store\n"
     "             the run (exit 0 OK, 2 CHANGED or BROKEN, 3 UNREACHABLE)\n"
     "  history    a site's stored monitoring runs, newest first\n"
+    "  gazetteer  learn: grow a record-level attribute's gazetteer from pages (AMBER's Alg. 5)\n"
     "  relearn    relearn a changed site from a fresh sample (given, or fetched), reusing and\n"
     "             repairing its rules\n"
     "\n"
@@ -65,6 +66,7 @@ constexpr NamedCommand kCommands[] = {
     {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
     {"eval-swde", vertex::cli::RunEvalSwde}, {"xhtml", vertex::cli::RunXhtml},
     {"amber", vertex::cli::RunAmber},        {"eval-listings", vertex::cli::RunEvalListings},
+    {"gazetteer", vertex::cli::RunGazetteer},
 };
 
 }  // namespace
