@@ -108,6 +108,14 @@ struct Typing {
 absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
                            const schema::CompiledSchema& schema, const Options& options = {});
 
+// A human-readable account of `typing` on `page`: per data area its root
+// (an absolute XPath), pivots, record length and the irregularity of each
+// start shift; per record its nodes; per attribute its name, value,
+// support, whether annotated or inferred, and tag path; then the notes.
+// `schema` names the attributes (the one Run was given).
+std::string ExplainTyping(const Typing& typing, const html::Page& page,
+                          const schema::CompiledSchema& schema);
+
 }  // namespace vertex::amber
 
 #endif  // VERTEX_COMMON_AMBER_AMBER_H_

@@ -6,8 +6,16 @@
 // attribute with a value regex (its type's or its own) where the regex
 // matches. Attributes of type "url" / "image" annotate <a href> / <img src>
 // elements (the value is the URL resolved against the page's URL and
-// <base>). Disjoint attributes (Schema.disjoint) annotating the same span
-// of the same node cancel each other out.
+// <base>; an explicit `regex` of the attribute then selects the value from
+// it, and links to a fragment, javascript:, mailto:, tel: or data: are
+// skipped). Disjoint attributes (Schema.disjoint) annotating the same span
+// of the same node cancel each other out. Text inside <head>, <script>,
+// <style>, <noscript> and <template> is not annotated.
+//
+// Word characters, for gazetteer boundaries: ASCII letters and digits and
+// every byte >= 0x80 (UTF-8 letters). Folding is html::FoldText's: ASCII
+// letters only, so "CITROËN" does not match "Citroën". A regex attribute
+// yields every non-overlapping match of its node, left to right.
 //
 // Thread-safety: a Gazetteer and an Annotator are immutable once built;
 // their const methods may run from many threads at once.

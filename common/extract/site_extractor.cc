@@ -136,6 +136,33 @@ Record RecordOf(const html::Page& page, const CompiledRule& rule, std::vector<At
   return r;
 }
 
+// The records `rule` (record-level) gives `page`: OK with at least one.
+Record ListRecordOf(const html::Page& page, const CompiledRule& rule, ListResult list) {
+  Record r;
+  r.url = page.url();
+  r.parsed = true;
+  r.cluster_id = rule.proto().cluster_id();
+  r.rule_version = rule.proto().version();
+  r.record_level = true;
+  r.list_records = std::move(list.records);
+  r.notes = std::move(list.notes);
+  r.status = r.list_records.empty() ? RecordStatus::kPartial : RecordStatus::kOk;
+  return r;
+}
+
+// `rule`'s output on `page` as a record; `*failure` gets why nearest
+// matching would reject it ("" when it would not).
+absl::StatusOr<Record> Evaluate(const html::Page& page, const CompiledRule& rule, std::string* failure) {
+  if (rule.record_level()) {
+    VERTEX_ASSIGN_OR_RETURN(ListResult list, rule.ApplyRecords(page));
+    *failure = ListMatchFailure(rule, list);
+    return ListRecordOf(page, rule, std::move(list));
+  }
+  VERTEX_ASSIGN_OR_RETURN(std::vector<AttributeResult> attributes, rule.Apply(page));
+  *failure = NearestMatchFailure(rule, attributes);
+  return RecordOf(page, rule, std::move(attributes));
+}
+
 }  // namespace
 
 absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, const shingle::ShingleVector& vector,
@@ -144,8 +171,8 @@ absl::StatusOr<Record> SiteExtractor::ExtractMatched(const html::Page& page, con
     const CompiledRule& rule = state_->rules[i];
     const shingle::MaskedVector* covering = rule.CoveringSignature(vector);
     if (covering == nullptr) continue;
-    VERTEX_ASSIGN_OR_RETURN(std::vector<AttributeResult> attributes, rule.Apply(page));
-    Record r = RecordOf(page, rule, std::move(attributes));
+    std::string unused;
+    VERTEX_ASSIGN_OR_RETURN(Record r, Evaluate(page, rule, &unused));
     r.matched_by = MatchedBy::kSignature;
     r.agreement = covering->kept();
     return r;
@@ -172,10 +199,9 @@ absl::StatusOr<Record> SiteExtractor::ExtractNearest(const html::Page& page, con
   none.status = RecordStatus::kNoShingleMatch;
   for (const auto& [agreement, i] : order) {
     const CompiledRule& rule = state_->rules[i];
-    VERTEX_ASSIGN_OR_RETURN(std::vector<AttributeResult> attributes, rule.Apply(page));
-    std::string failure = NearestMatchFailure(rule, attributes);
+    std::string failure;
+    VERTEX_ASSIGN_OR_RETURN(Record r, Evaluate(page, rule, &failure));
     if (failure.empty()) {
-      Record r = RecordOf(page, rule, std::move(attributes));
       r.matched_by = MatchedBy::kNearest;
       r.agreement = agreement;
       return r;
@@ -189,41 +215,79 @@ absl::StatusOr<Record> SiteExtractor::ExtractNearest(const html::Page& page, con
   return none;
 }
 
-std::string RecordToJson(const Record& record, const std::string& file, bool details) {
-  util::JsonWriter w;
-  w.BeginObject();
+namespace {
+
+// The page's fields, from "file" to "agreement" (`status` for "status").
+void PageFields(const Record& record, const std::string& file, RecordStatus status, util::JsonWriter& w) {
   if (!file.empty()) w.Key("file").String(file);
   w.Key("url").String(record.url);
-  w.Key("status").String(RecordStatusName(record.status));
+  w.Key("status").String(RecordStatusName(status));
   w.Key("cluster").String(record.cluster_id);
   w.Key("rule_version").Int(record.rule_version);
   w.Key("matched_by").String(MatchedByName(record.matched_by));
   w.Key("agreement").Int(record.agreement);
-  if (record.status == RecordStatus::kNoShingleMatch) {
-    w.Key("nearest_cluster").String(record.nearest_cluster);
-    w.Key("nearest_rejected").String(record.nearest_rejected);
-  }
+}
+
+void AttributeFields(const std::vector<AttributeResult>& attributes, bool details, util::JsonWriter& w) {
   w.Key("attributes").BeginObject();
-  for (const AttributeResult& a : record.attributes) {
+  for (const AttributeResult& a : attributes) {
     w.Key(a.attribute).BeginArray();
     for (const std::string& v : a.values) w.String(v);
     w.EndArray();
   }
   w.EndObject();
-  if (details) {
-    w.Key("details").BeginObject();
-    for (const AttributeResult& a : record.attributes) {
-      w.Key(a.attribute).BeginObject();
-      w.Key("method").String(MethodName(a.method));
-      w.Key("score").Double(a.score);
-      w.Key("candidates").Uint(a.candidates);
-      w.EndObject();
+  if (!details) return;
+  w.Key("details").BeginObject();
+  for (const AttributeResult& a : attributes) {
+    w.Key(a.attribute).BeginObject();
+    w.Key("method").String(MethodName(a.method));
+    w.Key("score").Double(a.score);
+    w.Key("candidates").Uint(a.candidates);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void StringArray(const char* key, const std::vector<std::string>& values, util::JsonWriter& w) {
+  w.Key(key).BeginArray();
+  for (const std::string& v : values) w.String(v);
+  w.EndArray();
+}
+
+// One line per record of a list page.
+std::string ListRecordsToJson(const Record& record, const std::string& file, bool details) {
+  std::string out;
+  for (const ListRecordResult& r : record.list_records) {
+    util::JsonWriter w;
+    w.BeginObject();
+    PageFields(record, file, r.missing_regular.empty() ? RecordStatus::kOk : RecordStatus::kPartial, w);
+    w.Key("record").Uint(r.index);
+    w.Key("data_area").Uint(r.data_area);
+    AttributeFields(r.attributes, details, w);
+    if (details) {
+      StringArray("missing_regular", r.missing_regular, w);
+      if (r.index == record.list_records.front().index) StringArray("notes", record.notes, w);
     }
     w.EndObject();
-    w.Key("missing_mandatory").BeginArray();
-    for (const std::string& m : record.missing_mandatory) w.String(m);
-    w.EndArray();
+    if (!out.empty()) out += "\n";
+    out += w.Release();
   }
+  return out;
+}
+
+}  // namespace
+
+std::string RecordToJson(const Record& record, const std::string& file, bool details) {
+  if (record.record_level && !record.list_records.empty()) return ListRecordsToJson(record, file, details);
+  util::JsonWriter w;
+  w.BeginObject();
+  PageFields(record, file, record.status, w);
+  if (record.status == RecordStatus::kNoShingleMatch) {
+    w.Key("nearest_cluster").String(record.nearest_cluster);
+    w.Key("nearest_rejected").String(record.nearest_rejected);
+  }
+  AttributeFields(record.attributes, details, w);
+  if (details) StringArray("missing_mandatory", record.missing_mandatory, w);
   w.EndObject();
   return w.Release();
 }

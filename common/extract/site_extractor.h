@@ -25,6 +25,17 @@
 //     applied. When none passes: NO_SHINGLE_MATCH with nearest_cluster,
 //     agreement and nearest_rejected of the nearest rule (the first tried).
 //     Agreements are computed only for pages no signature covers.
+//     A record-level rule's checks are ListMatchFailure's (compiled_rule.h):
+//     at least one record, one with every regular attribute, every typed
+//     value valid.
+//
+// List pages (the chosen rule is record-level, CompiledRule::ApplyRecords):
+// the Record has record_level set, no attributes, and its records in
+// list_records, each OK or PARTIAL by its regular attributes
+// (ListRecordResult.missing_regular). The page's status is OK when it has
+// at least one record (whatever their own statuses: a list with a few
+// records missing an optional-looking regular attribute is still a list),
+// PARTIAL when it has none. `notes` says when records were cut or short.
 //     With options.nearest off: NO_SHINGLE_MATCH at once, with no rule
 //     applied and nearest_cluster, nearest_rejected empty, agreement 0.
 //
@@ -83,6 +94,13 @@ struct Record {
   std::vector<std::string> missing_mandatory;
   // Whether the page was parsed (false for NO_URL_MATCH).
   bool parsed = false;
+  // The chosen rule is record-level: the page's records are list_records
+  // (attributes and missing_mandatory are then empty).
+  bool record_level = false;
+  std::vector<ListRecordResult> list_records;
+  // ListResult.notes of a list page (records cut or short); empty
+  // otherwise.
+  std::vector<std::string> notes;
 };
 
 struct SiteExtractorOptions {
@@ -139,6 +157,15 @@ class SiteExtractor {
 // NO_SHINGLE_MATCH, plus, when `details`, per attribute method and score
 // under "details" and "missing_mandatory". `file` is added first when
 // non-empty.
+//
+// A list page (record_level with at least one record) gives ONE LINE PER
+// RECORD, joined by "\n" (no newline after the last):
+//   {"file","url","status","cluster","rule_version","matched_by",
+//    "agreement","record":0,"data_area":0,"attributes":{...}}
+// where "status" is the record's (OK or PARTIAL; the page's is OK, as it
+// has a record), plus, when `details`, "details", "missing_regular" and, on
+// the first line, "notes". A list page without records gives one line as a
+// page without attributes.
 std::string RecordToJson(const Record& record, const std::string& file, bool details);
 
 }  // namespace vertex::extract

@@ -62,11 +62,12 @@ struct ObjectDeleter {
 using ContextPtr = std::unique_ptr<xmlXPathContext, ContextDeleter>;
 using ObjectPtr = std::unique_ptr<xmlXPathObject, ObjectDeleter>;
 
-ContextPtr NewContext(const Page& page, Node context) {
+// `op_limit` 0: the page's own budget.
+ContextPtr NewContext(const Page& page, Node context, unsigned long op_limit) {
   ContextPtr ctx(xmlXPathNewContext(page.doc()));
   xmlXPathRegisterFunc(ctx.get(), BAD_CAST "ends-with", &EndsWithFunction);
   ctx->node = context ? context.raw() : reinterpret_cast<xmlNodePtr>(page.doc());
-  ctx->opLimit = XPathOperationBudget(page);
+  ctx->opLimit = op_limit != 0 ? op_limit : XPathOperationBudget(page);
   return ctx;
 }
 
@@ -161,13 +162,30 @@ absl::StatusOr<XPath> XPath::Compile(std::string_view expression) {
 
 namespace {
 
-// Evaluates `comp` with `context` (the document when null) as context node.
+// Evaluates `comp` with `context` (the document when null) as context node,
+// under `budget` when not null (else the page's own budget).
 absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& expression,
-                                   const Page& page, Node context) {
+                                   const Page& page, Node context, XPathBudget* budget = nullptr) {
+  if (budget != nullptr && budget->remaining() == 0) {
+    return absl::ResourceExhaustedError("XPath '" + expression + "': the shared XPath evaluation budget of " +
+                                        std::to_string(budget->total()) + " operations on page '" + page.url() +
+                                        "' is spent");
+  }
   ErrorCapture capture;
-  ContextPtr ctx = NewContext(page, context);
+  ContextPtr ctx = NewContext(page, context, budget != nullptr ? budget->remaining() : 0);
   ObjectPtr result(xmlXPathCompiledEval(comp, ctx.get()));
-  if (result == nullptr && ctx->lastError.code == XML_XPATH_EXPRESSION_OK + XPATH_OP_LIMIT_EXCEEDED) {
+  if (budget != nullptr) budget->Spend(ctx->opCount);
+  // libxml2 2.9.14 sets lastError only where some steps pass the limit
+  // (node collection stops at it silently): opCount reaching opLimit says
+  // so for every step.
+  const bool over_budget = ctx->lastError.code == XML_XPATH_EXPRESSION_OK + XPATH_OP_LIMIT_EXCEEDED ||
+                           (ctx->opLimit != 0 && ctx->opCount >= ctx->opLimit);
+  if (result == nullptr && over_budget) {
+    if (budget != nullptr) {
+      return absl::ResourceExhaustedError("XPath '" + expression + "' is over the shared XPath evaluation budget of " +
+                                          std::to_string(budget->total()) + " operations on page '" + page.url() +
+                                          "' (" + std::to_string(kXPathOperationsPerNode) + " per node)");
+    }
     return absl::ResourceExhaustedError("XPath '" + expression + "' is over the XPath evaluation budget of " +
                                         std::to_string(ctx->opLimit) + " operations on page '" + page.url() +
                                         "' (" + std::to_string(kXPathOperationsPerNode) + " per node)");
@@ -181,8 +199,14 @@ absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& 
 
 }  // namespace
 
+XPathBudget::XPathBudget(const Page& page) : XPathBudget(XPathOperationBudget(page)) {}
+
 absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) const {
-  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context);
+  return Select(page, context, nullptr);
+}
+
+absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context, XPathBudget* budget) const {
+  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context, budget);
   if (!result.ok()) return result.status();
   if ((*result)->type != XPATH_NODESET) {
     return absl::InvalidArgumentError("XPath '" + expression_ + "' does not select nodes");

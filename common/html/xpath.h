@@ -19,6 +19,12 @@
 // whole preceding:: axis, quadratic in libxml2). It bounds operations, not
 // time: libxml2 2.9.14 does not count sorting and merging node sets.
 //
+// XPathBudget shares one budget among many evaluations: record-level rules
+// evaluate their attribute XPaths once per record (up to 10,000 per page),
+// and all of them together get one page's budget, so a relative XPath that
+// walks the whole page from every record start ("following::*") is stopped
+// like one hostile absolute XPath, not 10,000 times over.
+//
 // Thread-safety: an XPath is immutable after Compile(); Select(),
 // EvaluateString() and EvaluateBoolean() may be called from many threads at
 // once (each call uses its own evaluation context). AttributeAxis() only
@@ -50,6 +56,24 @@ inline constexpr unsigned long kXPathBudgetFloorNodes = 1000;
 // The operation budget of one evaluation on `page`.
 unsigned long XPathOperationBudget(const Page& page);
 
+// Operations left to a sequence of evaluations (XPath::Select with a
+// budget). Not thread-safe: one per thread (per page being evaluated).
+class XPathBudget {
+ public:
+  explicit XPathBudget(unsigned long operations) : remaining_(operations), total_(operations) {}
+  // The budget of one evaluation on `page`, shared.
+  explicit XPathBudget(const Page& page);
+
+  unsigned long remaining() const { return remaining_; }
+  unsigned long total() const { return total_; }
+  // Called by XPath after an evaluation that counted `operations`.
+  void Spend(unsigned long operations) { remaining_ = operations >= remaining_ ? 0 : remaining_ - operations; }
+
+ private:
+  unsigned long remaining_;
+  unsigned long total_;
+};
+
 class XPath {
  public:
   // Compiles `expression`. InvalidArgument, naming the expression and
@@ -68,6 +92,11 @@ class XPath {
   // unknown function, say); ResourceExhausted, naming the budget, when the
   // evaluation passes XPathOperationBudget (so may every evaluation below).
   absl::StatusOr<std::vector<Node>> Select(const Page& page, Node context = Node()) const;
+  // Select() under `budget` instead of a budget of its own (null: as
+  // Select()): the evaluation may spend what is left of it, and what it
+  // spends is taken off. ResourceExhausted, naming the shared budget, past it (and at once
+  // when nothing is left).
+  absl::StatusOr<std::vector<Node>> Select(const Page& page, Node context, XPathBudget* budget) const;
 
   // string() of the expression's value.
   absl::StatusOr<std::string> EvaluateString(const Page& page, Node context = Node()) const;

@@ -46,6 +46,9 @@ struct AttributeAnnotation {
   std::string attribute;
   std::vector<std::string> values;
   std::string xpath;
+  // Record-level schemas: the record (1, 2, ... in page order) the value
+  // belongs to; 0 for detail pages.
+  uint32_t record = 0;
 };
 
 struct RuleLearnInput {

@@ -26,7 +26,8 @@ bool IsValueCandidate(html::Node node) {
   return node.is_text() && !html::IsBlank(node.RawText()) && !InSkippedElement(node);
 }
 
-std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule) {
+std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
+                                     const std::string* base_url) {
   std::vector<std::string> out;
   if (!rule.json_path().empty()) {
     if (!IsJsonLdScript(node)) return out;
@@ -38,7 +39,9 @@ std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, co
   }
   if (!rule.value_attribute().empty()) {
     std::string text = AttributeSourceText(node, rule.value_attribute(),
-                                           IsUrlAttribute(node, rule.value_attribute()) ? PageBaseUrl(page) : "");
+                                           IsUrlAttribute(node, rule.value_attribute())
+                                               ? (base_url != nullptr ? *base_url : PageBaseUrl(page))
+                                               : "");
     if (!text.empty()) out.push_back(std::move(text));
     return out;
   }
@@ -75,9 +78,10 @@ std::vector<std::string> TextValues(std::string_view source, const v1::Attribute
 }
 
 std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
-                                    const schema::CompiledSchema& schema, size_t schema_index) {
+                                    const schema::CompiledSchema& schema, size_t schema_index,
+                                    const std::string* base_url) {
   std::vector<std::string> out;
-  for (const std::string& text : SourceTexts(page, node, rule)) {
+  for (const std::string& text : SourceTexts(page, node, rule, base_url)) {
     for (std::string& v : TextValues(text, rule, schema, schema_index)) out.push_back(std::move(v));
   }
   return out;

@@ -36,7 +36,10 @@ bool IsValueCandidate(html::Node node);
 //    dropped, joined by "\n". A text holds "\n" only there: TextValues counts
 //    it as a space for ranges and regexes, and a ValueSplit separator "\n"
 //    cuts at it.
-std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule);
+// `base_url`, when not null, is the page's PageBaseUrl computed once by the
+// caller (it walks the page: record-level rules call this per record).
+std::vector<std::string> SourceTexts(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
+                                     const std::string* base_url = nullptr);
 
 // The values `rule` takes from one source text (lines joined by "\n", see
 // rule/text_range.h), in order:
@@ -55,8 +58,10 @@ std::vector<std::string> TextValues(std::string_view text, const v1::AttributeRu
 
 // The values of `node` under `rule`: TextValues of each of its SourceTexts,
 // concatenated in order. Empty when the node holds no valid value.
+// `base_url` as for SourceTexts.
 std::vector<std::string> NodeValues(const html::Page& page, html::Node node, const v1::AttributeRule& rule,
-                                    const schema::CompiledSchema& schema, size_t schema_index);
+                                    const schema::CompiledSchema& schema, size_t schema_index,
+                                    const std::string* base_url = nullptr);
 
 }  // namespace vertex::rule
 

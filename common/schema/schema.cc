@@ -198,6 +198,9 @@ struct CompiledSchema::State {
   std::vector<std::unique_ptr<const RE2>> regexes;
   // Attribute name -> index.
   std::map<std::string, int, std::less<>> index;
+  int pivot = -1;
+  // disjoint[i * size + j]: attributes i and j are declared disjoint.
+  std::vector<bool> disjoint;
 };
 
 CompiledSchema::CompiledSchema(std::shared_ptr<const State> state)
@@ -239,6 +242,81 @@ absl::StatusOr<std::map<std::string, int, std::less<>>> IndexNames(
   return index;
 }
 
+bool IsRegularAttribute(const v1::AttributeSchema& attr) {
+  return attr.has_regular() ? attr.regular() : attr.mandatory();
+}
+
+// The record-level fields of each attribute (pivot, gazetteer); returns the
+// pivot's index, -1 for a schema that is not record-level.
+absl::StatusOr<int> ValidateRecordLevel(const v1::Schema& schema,
+                                        std::string_view source) {
+  int pivot = -1;
+  for (int i = 0; i < schema.attributes_size(); ++i) {
+    const v1::AttributeSchema& attr = schema.attributes(i);
+    if (!attr.gazetteer().empty() && !IsValidName(attr.gazetteer())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          AttributeContext(source, i, attr), "field \"gazetteer\" (\"",
+          attr.gazetteer(), "\") does not match [a-z][a-z0-9_]*"));
+    }
+    if (!attr.pivot()) continue;
+    if (!schema.record_level()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          AttributeContext(source, i, attr),
+          "field \"pivot\" is set but the schema is not record_level"));
+    }
+    if (pivot >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          AttributeContext(source, i, attr),
+          "field \"pivot\" is set on a second attribute (attribute ", pivot,
+          " is the pivot); a record-level schema has exactly one"));
+    }
+    if (!IsRegularAttribute(attr)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(AttributeContext(source, i, attr),
+                       "the pivot must be regular (field \"regular\" or, "
+                       "when unset, \"mandatory\")"));
+    }
+    pivot = i;
+  }
+  if (schema.record_level() && pivot < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(source),
+                     ": field \"record_level\" is set but no attribute is "
+                     "the pivot; a record-level schema has exactly one"));
+  }
+  return pivot;
+}
+
+// The disjoint pairs as a size x size matrix.
+absl::StatusOr<std::vector<bool>> IndexDisjoint(
+    const v1::Schema& schema, std::string_view source,
+    const std::map<std::string, int, std::less<>>& index) {
+  const size_t n = static_cast<size_t>(schema.attributes_size());
+  std::vector<bool> disjoint(n * n, false);
+  for (int k = 0; k < schema.disjoint_size(); ++k) {
+    const v1::DisjointAttributes& pair = schema.disjoint(k);
+    const std::string context = absl::StrCat(
+        std::string(source), ": disjoint ", k, " (\"", pair.first(), "\", \"",
+        pair.second(), "\"): ");
+    const auto first = index.find(pair.first());
+    const auto second = index.find(pair.second());
+    if (first == index.end() || second == index.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          context, "field \"", first == index.end() ? "first" : "second",
+          "\" names no attribute of the schema"));
+    }
+    if (first->second == second->second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(context, "names the same attribute twice"));
+    }
+    const size_t i = static_cast<size_t>(first->second);
+    const size_t j = static_cast<size_t>(second->second);
+    disjoint[i * n + j] = true;
+    disjoint[j * n + i] = true;
+  }
+  return disjoint;
+}
+
 }  // namespace
 
 absl::StatusOr<CompiledSchema> CompiledSchema::Compile(
@@ -251,6 +329,9 @@ absl::StatusOr<CompiledSchema> CompiledSchema::Compile(
                             CompileValueRegex(source, i, schema.attributes(i)));
     state->regexes.push_back(std::move(re));
   }
+  VERTEX_ASSIGN_OR_RETURN(state->pivot, ValidateRecordLevel(schema, source));
+  VERTEX_ASSIGN_OR_RETURN(state->disjoint,
+                          IndexDisjoint(schema, source, state->index));
   state->proto = schema;
   return CompiledSchema(std::move(state));
 }
@@ -308,6 +389,20 @@ int CompiledSchema::Find(std::string_view name) const {
 
 const RE2* CompiledSchema::ValueRegex(size_t i) const {
   return state_->regexes[i].get();
+}
+
+bool CompiledSchema::record_level() const {
+  return state_->proto.record_level();
+}
+
+int CompiledSchema::pivot() const { return state_->pivot; }
+
+bool CompiledSchema::IsRegular(size_t i) const {
+  return IsRegularAttribute(attribute(i));
+}
+
+bool CompiledSchema::Disjoint(size_t i, size_t j) const {
+  return state_->disjoint[i * size() + j];
 }
 
 std::optional<std::string> CompiledSchema::SelectValue(

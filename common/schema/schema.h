@@ -15,6 +15,19 @@
 //      {"name": "isbn_13", "type": "isbn", "mandatory": true},
 //      {"name": "edition", "regex": "(\\d+)(?:st|nd|rd|th) edition"}]}
 //
+// Record-level verticals (result lists: many records per page, found by
+// AMBER, ../shared/papers/DIGEST.md section 3) mark the schema
+// "record_level": true, one regular attribute "pivot": true (the value that
+// locates records, a listing's price), optionally "regular" per attribute
+// (defaults to "mandatory"), "gazetteer" term lists by name, and "disjoint"
+// attribute pairs whose annotations of the same text cancel out:
+//
+//   {"vertical": "real_estate", "record_level": true,
+//    "attributes": [
+//      {"name": "price", "type": "price", "regular": true, "pivot": true},
+//      {"name": "location", "regular": true, "gazetteer": "uk_places"}],
+//    "disjoint": [{"first": "price", "second": "location"}]}
+//
 // Limits on the regexes a schema gives (they run over every candidate
 // node's text, so their cost must stay linear with a small factor): at most
 // kMaxValueRegexBytes of pattern, compiled within kValueRegexMaxMem bytes of
@@ -80,7 +93,11 @@ class CompiledSchema {
   // ones); an explicit regex does not compile (with RE2's error and the
   // pattern; a pattern whose program needs more than kValueRegexMaxMem
   // bytes does not), is longer than kMaxValueRegexBytes or has more than
-  // one capturing group.
+  // one capturing group; a record-level schema has no pivot or more than
+  // one, or its pivot is not regular; a schema that is not record-level
+  // has a pivot; a gazetteer name does not match [a-z][a-z0-9_]*; a
+  // disjoint pair (by index) names an attribute the schema lacks, or the
+  // same attribute twice.
   static absl::StatusOr<CompiledSchema> FromProto(const v1::Schema& schema);
 
   // Copies share the immutable compiled state. A moved-from CompiledSchema
@@ -107,6 +124,21 @@ class CompiledSchema {
   // type's; nullptr for free text. Owned by this schema (valid while any copy
   // of it lives). Requires i < size().
   const RE2* ValueRegex(size_t i) const;
+
+  // Many records per page (Schema.record_level).
+  bool record_level() const;
+
+  // The index of the pivot attribute of a record-level schema; -1 when the
+  // schema is not record-level.
+  int pivot() const;
+
+  // Whether the i-th attribute is regular (AMBER's Sigma_R): its explicit
+  // `regular`, else its `mandatory`. Requires i < size().
+  bool IsRegular(size_t i) const;
+
+  // Whether attributes i and j are declared disjoint (in either order).
+  // False for i == j. Requires i, j < size().
+  bool Disjoint(size_t i, size_t j) const;
 
   // Picks the i-th attribute's value out of `text` (already whitespace-
   // normalised): the regex's leftmost match, or its first capturing group when

@@ -77,6 +77,7 @@ class LearningApi {
   virtual absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(
       const v1::RecordMonitorRunRequest& request) = 0;
   virtual absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) = 0;
+  virtual absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) = 0;
 };
 
 // See proto/vertex/v1/extraction.proto.

@@ -33,6 +33,8 @@ std::vector<std::pair<size_t, size_t>> Batches(const std::vector<ClientPage>& pa
   return out;
 }
 
+}  // namespace
+
 absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std::string& site,
                                                     const std::vector<ClientPage>& pages, const ApiRunOptions& o) {
   v1::AddSamplePagesResponse merged;
@@ -51,6 +53,8 @@ absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std:
   }
   return merged;
 }
+
+namespace {
 
 // The editor's annotations of one page, or none when the truth does not
 // know it.
@@ -108,8 +112,10 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
   return last;
 }
 
-absl::Status Extract(ExtractionApi& api, const std::string& site, const std::vector<ClientPage>& pages,
-                     const ApiRunOptions& o, ApiRunReport* report) {
+}  // namespace
+
+absl::Status ExtractPages(ExtractionApi& api, const std::string& site, const std::vector<ClientPage>& pages,
+                          const ApiRunOptions& o, std::vector<v1::ExtractResponse>* out) {
   for (const auto& [begin, end] : Batches(pages, o)) {
     std::vector<v1::ExtractRequest> requests;
     for (size_t i = begin; i < end; ++i) {
@@ -121,10 +127,12 @@ absl::Status Extract(ExtractionApi& api, const std::string& site, const std::vec
       requests.push_back(std::move(r));
     }
     VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractResponse> responses, api.ExtractMany(requests));
-    for (v1::ExtractResponse& r : responses) report->records.push_back(std::move(r));
+    for (v1::ExtractResponse& r : responses) out->push_back(std::move(r));
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 void Score(const schema::CompiledSchema& schema, const eval::GroundTruth& truth,
            const std::vector<ClientPage>& pages, ApiRunReport* report) {
@@ -191,7 +199,7 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
   }
   report.learn_seconds = Since(t);
   t = std::chrono::steady_clock::now();
-  VERTEX_RETURN_IF_ERROR(Extract(extraction, site, pages, options, &report));
+  VERTEX_RETURN_IF_ERROR(ExtractPages(extraction, site, pages, options, &report.records));
   report.extract_seconds = Since(t);
   Score(schema, truth, pages, &report);
   return report;

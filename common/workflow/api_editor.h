@@ -63,6 +63,16 @@ void MergeAddedPages(v1::AddSamplePagesResponse from, v1::AddSamplePagesResponse
 absl::StatusOr<std::vector<ClientPage>> ReadClientPages(const std::vector<std::string>& paths,
                                                         size_t max_page_bytes);
 
+// AddSamplePages in batches of options.batch_pages / batch_bytes (the last
+// one clusters); the responses merged.
+absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std::string& site,
+                                                    const std::vector<ClientPage>& pages, const ApiRunOptions& options);
+
+// ExtractMany in batches; one response per page, in order, appended to
+// `out`.
+absl::Status ExtractPages(ExtractionApi& api, const std::string& site, const std::vector<ClientPage>& pages,
+                          const ApiRunOptions& options, std::vector<v1::ExtractResponse>* out);
+
 // Runs the site's life as the file comment says. Errors: the APIs'.
 absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, ExtractionApi& extraction,
                                                const std::string& site, const schema::CompiledSchema& schema,

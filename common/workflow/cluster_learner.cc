@@ -4,9 +4,14 @@
 #include <atomic>
 #include <thread>
 #include <chrono>
+#include <deque>
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/learn/record_learner.h"
 #include "common/util/status_macros.h"
 
 namespace vertex::workflow {
@@ -172,7 +177,7 @@ absl::StatusOr<ClusterLearnResult> CheckCluster(const schema::CompiledSchema& sc
                                                 const std::vector<size_t>& annotated, PagePool& pool,
                                                 const ClusterLearnOptions& options, ClusterLearnResult result) {
   result.remaining = CheckOrder(c, result.learning_pages, annotated);
-  if (result.learnt.rule.attributes_size() == 0) {
+  if (!HasParts(result.learnt.rule)) {
     result.verdict.done = false;
     if (!result.remaining.empty()) {
       result.verdict.next_page = 0;
@@ -221,7 +226,98 @@ absl::StatusOr<ClusterLearnResult> CheckCluster(const schema::CompiledSchema& sc
   return result;
 }
 
+// The record-level rule of cluster `c` (record_learner.h), from the
+// editor's records on the annotated pages or, with none, from AMBER's
+// analysis of the first options.amber_pages learning pages.
+absl::StatusOr<ClusterLearnResult> LearnRecords(const schema::CompiledSchema& schema, const site::SiteCluster& c,
+                                                const std::vector<size_t>& annotated,
+                                                const std::vector<learn::AttributeAnnotation>& annotations,
+                                                PagePool& pool, const ClusterLearnOptions& options) {
+  ClusterLearnResult result;
+  const bool by_editor = !annotations.empty();
+  result.learning_pages =
+      LearningPages(c, annotated, by_editor ? options.unannotated_pages
+                                            : std::max(options.amber_pages, options.unannotated_pages));
+  std::deque<amber::Typing> typings;
+  std::vector<learn::RecordPage> pages;
+  std::vector<std::string> notes;
+  if (by_editor) {
+    // page -> record number -> values.
+    std::map<size_t, std::map<uint32_t, learn::RecordValues>> records;
+    for (const learn::AttributeAnnotation& a : annotations) {
+      const int attr = schema.Find(a.attribute);
+      if (a.record == 0 || a.values.size() != 1 || !a.xpath.empty() || attr < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "annotation of \"", a.attribute, "\" on ", pool.Read(a.page).ok() ? pool.Read(a.page)->url : "a page",
+            ": a record-level schema (", schema.vertical(),
+            ") takes annotations of one value with a record number (1, 2, ...)"));
+      }
+      records[a.page][a.record][attr] = a.values[0];
+    }
+    for (size_t index : result.learning_pages) {
+      VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(index));
+      auto it = records.find(index);
+      if (it == records.end()) {
+        pages.push_back({page, nullptr});
+        continue;
+      }
+      std::vector<learn::RecordValues> ordered;
+      for (auto& [number, values] : it->second) ordered.push_back(values);
+      absl::StatusOr<amber::Typing> typing = learn::TypingFromRecords(*page, schema, ordered);
+      if (!typing.ok()) {
+        return absl::Status(typing.status().code(), page->url() + ": " + std::string(typing.status().message()));
+      }
+      typings.push_back(*std::move(typing));
+      pages.push_back({page, &typings.back()});
+    }
+  } else {
+    VERTEX_ASSIGN_OR_RETURN(annotate::Annotator annotator, annotate::Annotator::Create(schema, options.gazetteers));
+    for (size_t k = 0; k < result.learning_pages.size(); ++k) {
+      VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(result.learning_pages[k]));
+      if (k >= options.amber_pages) {
+        pages.push_back({page, nullptr});
+        continue;
+      }
+      VERTEX_ASSIGN_OR_RETURN(amber::Typing typing, amber::Run(*page, annotator.Annotate(*page), schema, options.amber));
+      for (const std::string& note : typing.notes) notes.push_back(page->url() + ": " + note);
+      typings.push_back(std::move(typing));
+      pages.push_back({page, &typings.back()});
+    }
+  }
+  absl::StatusOr<learn::RecordLearnResult> learnt =
+      learn::LearnRecordRule(schema, pages, by_editor ? "editor" : "amber");
+  learn::AttributeDiagnostic records;
+  records.attribute = "__record";
+  if (!learnt.ok()) {
+    records.code = learn::DiagnosticCode::kNoRecallOneXPath;
+    records.message = std::string(learnt.status().message());
+    if (!notes.empty()) absl::StrAppend(&records.message, " (", absl::StrJoin(notes, "; "), ")");
+    result.learnt.diagnostics.push_back(std::move(records));
+    return result;
+  }
+  records.code = learn::DiagnosticCode::kLearnt;
+  records.learnt = true;
+  records.message = absl::StrJoin(learnt->notes, "; ");
+  result.learnt.diagnostics.push_back(std::move(records));
+  for (size_t i = 0; i < schema.size(); ++i) {
+    learn::AttributeDiagnostic d;
+    d.attribute = schema.attribute(i).name();
+    for (const v1::AttributeRule& a : learnt->rule.attributes()) {
+      if (a.attribute() != d.attribute) continue;
+      d.learnt = true;
+      d.code = learn::DiagnosticCode::kLearnt;
+      d.message = absl::StrFormat("%s (in %.0f%% of the records)", a.xpath(), 100 * a.support());
+    }
+    if (!d.learnt) d.message = "in no record of the analysed pages";
+    result.learnt.diagnostics.push_back(std::move(d));
+  }
+  *result.learnt.rule.mutable_record() = std::move(learnt->rule);
+  return result;
+}
+
 }  // namespace
+
+bool HasParts(const v1::Rule& rule) { return rule.attributes_size() > 0 || rule.has_record(); }
 
 absl::StatusOr<ClusterLearnResult> LearnCluster(const schema::CompiledSchema& schema,
                                                 const site::SiteClustering& clustering, size_t cluster,
@@ -236,6 +332,16 @@ absl::StatusOr<ClusterLearnResult> LearnCluster(const schema::CompiledSchema& sc
                                                      c.id));
     }
     if (std::find(annotated.begin(), annotated.end(), a.page) == annotated.end()) annotated.push_back(a.page);
+  }
+  if (schema.proto().record_level()) {
+    VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult result, LearnRecords(schema, c, annotated, annotations, pool, options));
+    std::vector<const html::Page*> annotated_pages;
+    for (size_t p : annotated) {
+      VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(p));
+      annotated_pages.push_back(page);
+    }
+    FillRuleFields(c, annotated_pages, &result.learnt.rule);
+    return CheckCluster(schema, c, annotated, pool, options, std::move(result));
   }
   ClusterLearnResult result;
   result.learning_pages = LearningPages(c, annotated, options.unannotated_pages);

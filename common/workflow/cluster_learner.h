@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/amber/amber.h"
+#include "common/annotate/annotator.h"
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
@@ -67,6 +69,13 @@ struct ClusterLearnOptions {
   size_t unannotated_pages = 20;
   // Threads checking the rule on the cluster's pages (0: one per core).
   int check_threads = 0;
+  // Record-level schemas learnt with no annotation: AMBER analyses this
+  // many sample pages (Algorithm 2 order), annotating them with the
+  // schema's regexes and these gazetteers (the built-in ones for names not
+  // given here).
+  size_t amber_pages = 10;
+  amber::Options amber;
+  annotate::GazetteerSet gazetteers;
 };
 
 struct ClusterLearnResult {
@@ -98,11 +107,19 @@ struct ClusterLearnResult {
 absl::StatusOr<EditorVerdict> CheckPages(const RuleChecker& checker, const std::vector<size_t>& pages,
                                          const PagePool& pool, int threads);
 
+// Whether `rule` has anything to extract: attribute rules, or a record rule.
+bool HasParts(const v1::Rule& rule);
+
 // Learns cluster `cluster` (an index into clustering.clusters) from
 // `annotations`, whose `page` fields are indices into clustering.pages,
 // and checks the rule on every other page of the cluster. The rule records
 // the attributes it extracted on every page (always_extracted) and its
 // runner-up XPaths (alternatives).
+// Record-level schemas (Schema.record_level) learn a record rule
+// (record_learner.h): from the editor's records (annotations with a record
+// number) or, with no annotation, from AMBER's analysis of up to
+// options.amber_pages sample pages; the check then asks every page for at
+// least one record, each regular attribute in more than half of them.
 // InvalidArgument when an annotated page is not in the cluster, or as
 // learn::LearnRule; a page's read/parse error.
 absl::StatusOr<ClusterLearnResult> LearnCluster(const schema::CompiledSchema& schema,

@@ -166,7 +166,7 @@ absl::StatusOr<v1::ExtractResponse> ExtractionEngine::ExtractConst(const v1::Ext
     absl::StatusOr<extract::Record> record =
         extractor.Extract(request.html(), request.url(), parsers_->ForThisThread(), request.content_type());
     VERTEX_RETURN_IF_ERROR(record.status());
-    *response.mutable_record() = extract::RecordToProto(*record, site, request.details());
+    extract::RecordToResponse(*record, site, request.details(), &response);
     return response;
   }
   response.mutable_record()->set_url(request.url());

@@ -88,6 +88,7 @@ absl::StatusOr<std::vector<learn::AttributeAnnotation>> ToLearnAnnotations(
     l.attribute = a.attribute();
     l.values.assign(a.values().begin(), a.values().end());
     l.xpath = a.xpath();
+    l.record = a.record();
     out.push_back(std::move(l));
   }
   return out;
@@ -124,7 +125,7 @@ v1::EditorState EditorStateOf(const ClusterLearnResult& r, const v1::ClusterReco
   v1::EditorState editor;
   editor.mutable_annotations()->Assign(annotations.begin(), annotations.end());
   editor.set_pages_checked(static_cast<uint32_t>(r.verdict.pages_checked));
-  if (r.verdict.done && r.learnt.rule.attributes_size() > 0) {
+  if (r.verdict.done && HasParts(r.learnt.rule)) {
     editor.set_state(v1::DONE);
     return editor;
   }
@@ -210,8 +211,9 @@ store::RuleCommit CommitOf(const ClusterLearnResult& r, PagePool& pool, v1::Edit
 std::vector<std::string> AttributesDropped(const v1::Rule& current, const v1::Rule& rule) {
   std::set<std::string> kept;
   for (const v1::AttributeRule& a : rule.attributes()) kept.insert(a.attribute());
+  for (const v1::AttributeRule& a : rule.record().attributes()) kept.insert(a.attribute());
   std::vector<std::string> lost;
-  for (const v1::AttributeRule& a : current.attributes()) {
+  for (const v1::AttributeRule& a : current.has_record() ? current.record().attributes() : current.attributes()) {
     if (!kept.count(a.attribute())) lost.push_back(a.attribute());
   }
   return lost;
@@ -341,7 +343,9 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(std::vector<learn::AttributeAnnotation> annotations, ToLearnAnnotations(merged, state, *sc));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
   PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
-  VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, options_.learn));
+  ClusterLearnOptions learn_options = options_.learn;
+  if (schema.proto().record_level()) VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));
+  VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, learn_options));
   r.learnt.rule.set_site(site);
   r.learnt.rule.set_cluster_id(cluster.cluster_id());
   for (const std::string& s : MergedRule(r.learnt.rule, cluster, 0).extra_signatures()) {
@@ -353,7 +357,7 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
     if (annotated.insert(a.url()).second) response->add_annotated_urls(a.url());
   }
   v1::EditorState editor = EditorStateOf(r, cluster, view, merged);
-  if (cluster.current_version() > 0 && !request.allow_attribute_loss() && r.learnt.rule.attributes_size() > 0) {
+  if (cluster.current_version() > 0 && !request.allow_attribute_loss() && HasParts(r.learnt.rule)) {
     VERTEX_ASSIGN_OR_RETURN(v1::Rule current, store_->GetRule(site, cluster.cluster_id(), store::kCurrentVersion));
     const std::vector<std::string> lost = AttributesDropped(current, r.learnt.rule);
     if (!lost.empty()) {
@@ -367,7 +371,7 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
     }
   }
   AddFailures(editor, response);
-  if (r.learnt.rule.attributes_size() > 0) {
+  if (HasParts(r.learnt.rule)) {
     store::RuleCommit commit = CommitOf(r, pool, editor);
     if (r.compiled) {
       VERTEX_RETURN_IF_ERROR(monitor::AddBellwethers(*r.compiled, state, *sc, AnnotatedPageIndices(annotations), pool,

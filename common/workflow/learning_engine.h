@@ -108,8 +108,15 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::ResolveCandidateResponse> ResolveCandidate(const v1::ResolveCandidateRequest& request) override;
   absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override;
   absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) override;
+  absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
+
+  // The gazetteers record-level learning annotates `schema`'s pages with:
+  // per attribute with a gazetteer, the terms LearnGazetteer stored for the
+  // vertical and attribute (blacklisted ones left out), else the options'
+  // (learn.gazetteers), else (not in the set) the built-in list.
+  absl::StatusOr<annotate::GazetteerSet> GazetteersFor(const schema::CompiledSchema& schema) const;
 
  private:
   absl::Mutex* SiteLock(const std::string& site);

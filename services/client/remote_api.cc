@@ -178,6 +178,10 @@ class RemoteLearning final : public workflow::LearningApi {
     return Unary<v1::LocatePagesResponse>(settings_,
                                           [&](auto* c, auto* r) { return stub_->LocatePages(c, request, r); });
   }
+  absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) override {
+    return Unary<v1::LearnGazetteerResponse>(settings_,
+                                             [&](auto* c, auto* r) { return stub_->LearnGazetteer(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;

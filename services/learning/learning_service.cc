@@ -109,6 +109,13 @@ grpc::Status LearningServiceImpl::LocatePages(grpc::ServerContext* context, cons
                 [&] { return engine_->LocatePages(*request); }, response);
 }
 
+grpc::Status LearningServiceImpl::LearnGazetteer(grpc::ServerContext* context,
+                                                 const v1::LearnGazetteerRequest* request,
+                                                 v1::LearnGazetteerResponse* response) {
+  return Handle(*context, "LearnGazetteer", Ids(request->site()), true, token_,
+                [&] { return engine_->LearnGazetteer(*request); }, response);
+}
+
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,
                                              grpc::ServerWriter<v1::StoreChange>* writer) {
   ChangeHub::Change change = hub_->Latest();

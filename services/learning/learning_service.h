@@ -53,6 +53,8 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                                 v1::RecordMonitorRunResponse* response) override;
   grpc::Status LocatePages(grpc::ServerContext* context, const v1::LocatePagesRequest* request,
                            v1::LocatePagesResponse* response) override;
+  grpc::Status LearnGazetteer(grpc::ServerContext* context, const v1::LearnGazetteerRequest* request,
+                              v1::LearnGazetteerResponse* response) override;
   grpc::Status WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest* request,
                           grpc::ServerWriter<v1::StoreChange>* writer) override;
 

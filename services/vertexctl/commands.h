@@ -39,6 +39,9 @@ int RunMonitor(const std::vector<std::string>& args);
 int RunHistory(const std::vector<std::string>& args);
 int RunRelearn(const std::vector<std::string>& args);
 int RunXhtml(const std::vector<std::string>& args);
+int RunAmber(const std::vector<std::string>& args);
+int RunEvalListings(const std::vector<std::string>& args);
+int RunGazetteer(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

@@ -8,6 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "common/demo/listing_site.h"
 #include "common/demo/site_generator.h"
+#include "common/workflow/api_listing.h"
+#include "common/workflow/listing_eval.h"
 #include "common/eval/ground_truth.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
@@ -51,7 +53,8 @@ std::vector<FlagSpec> RunFlags() {
            {"schema", "FILE", "with --pages: the vertical's schema, e.g. deploy/schemas/book.json"},
            {"site", "NAME", "with --pages: the site's name in the ground truth (e.g. booksamillion)"},
            {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"},
-           {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"}}) {
+           {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"},
+           {"listing-pages", "N", "pages of each generated result-list site (default 40; 0: no list sites)"}}) {
     flags.push_back(f);
   }
   for (const FlagSpec& f : ServerFlags("vertexd (or the learning and extraction services' host)")) flags.push_back(f);
@@ -284,6 +287,57 @@ absl::Status RunSite(Apis& apis, const std::string& site, const schema::Compiled
   return absl::OkStatus();
 }
 
+// A generated result-list site through the APIs with no editor: its
+// vocabulary's gazetteers are given to the server with LearnGazetteer (the
+// generated place names are not the built-in UK list), then every cluster is
+// learnt by AMBER and every page extracted (api_listing.h).
+absl::Status RunListingSite(Apis& apis, demo::ListingDomain domain, int pages, uint64_t seed) {
+  demo::ListingSiteOptions options;
+  options.seed = seed;
+  options.domain = domain;
+  options.pages = pages;
+  VERTEX_ASSIGN_OR_RETURN(demo::ListingSite site, demo::GenerateListingSite(options));
+  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, workflow::ListingSchema(domain));
+  const std::string name = "vertexdemo-" + demo::ListingDomainName(domain);
+  std::vector<workflow::ClientPage> client_pages;
+  std::map<std::string, eval::ListTruthPage> truth;
+  for (const demo::ListingPage& p : site.pages) {
+    client_pages.push_back({p.file_name, p.url, p.html});
+    truth[p.url] = p.truth;
+  }
+  std::printf("\nGenerated %zu result-list pages of a %s site (%s records); learning with no annotation\n",
+              site.pages.size(), demo::ListingDomainName(domain).c_str(), demo::RecordLayoutName(site.layout).c_str());
+  std::fflush(stdout);
+  // The site first (LearnGazetteer needs its schema), then its vocabulary.
+  v1::RegisterSiteRequest reg;
+  reg.set_site(name);
+  *reg.mutable_schema() = schema.proto();
+  VERTEX_RETURN_IF_ERROR(apis.learning->RegisterSite(reg).status());
+  const annotate::GazetteerSet gazetteers = workflow::ListingGazetteers(domain, 1.0, seed);
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const v1::AttributeSchema& attr = schema.attribute(i);
+    auto g = gazetteers.find(attr.gazetteer());
+    if (attr.gazetteer().empty() || g == gazetteers.end()) continue;
+    v1::LearnGazetteerRequest request;
+    request.set_site(name);
+    request.set_attribute(attr.name());
+    for (const std::string& t : g->second->Terms()) request.add_seed_terms(t);
+    request.set_max_rounds(1);
+    for (size_t k = 0; k < client_pages.size() && k < 10; ++k) {
+      v1::Page* page = request.add_pages();
+      page->set_url(client_pages[k].url);
+      page->set_html(client_pages[k].bytes);
+    }
+    VERTEX_RETURN_IF_ERROR(apis.learning->LearnGazetteer(request).status());
+  }
+  VERTEX_ASSIGN_OR_RETURN(workflow::ListingRunReport report,
+                          workflow::RunListingSiteThroughApi(*apis.learning, *apis.extraction, name, schema,
+                                                             client_pages, truth));
+  std::printf("%s", workflow::FormatListingReport(name, report).c_str());
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
 absl::Status Demo(const ParsedArgs& a) {
   auto start = std::chrono::steady_clock::now();
   VERTEX_ASSIGN_OR_RETURN(int64_t max_pages, a.Int("max-pages", 3, 1, 20));
@@ -311,6 +365,13 @@ absl::Status Demo(const ParsedArgs& a) {
     const std::string truth = (std::filesystem::path(dir) / "groundtruth" / vertical).string();
     VERTEX_RETURN_IF_ERROR(RunSite(apis, std::string("vertexdemo-") + vertical, schema, pages, truth, "vertexdemo",
                                    static_cast<size_t>(max_pages), a.Has("no-rule-transfer")));
+  }
+  VERTEX_ASSIGN_OR_RETURN(int64_t listing_pages, a.Int("listing-pages", 40, 0, 10000));
+  if (listing_pages > 0) {
+    VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
+    for (demo::ListingDomain domain : {demo::ListingDomain::kRealEstate, demo::ListingDomain::kUsedCars}) {
+      VERTEX_RETURN_IF_ERROR(RunListingSite(apis, domain, static_cast<int>(listing_pages), static_cast<uint64_t>(seed)));
+    }
   }
   return absl::OkStatus();
 }

@@ -125,7 +125,7 @@ absl::StatusOr<bool> ExtractBatch(workflow::ExtractionApi& api, const std::vecto
       std::cout << ErrorLine(slot.file, slot.url, ResponseError(r)) << "\n";
       continue;
     }
-    std::cout << extract::RecordToJson(extract::RecordFromProto(r.record()), slot.file, settings.details) << "\n";
+    std::cout << extract::RecordToJson(extract::RecordFromResponse(r), slot.file, settings.details) << "\n";
   }
   return any_error;
 }

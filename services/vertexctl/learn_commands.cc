@@ -30,7 +30,8 @@ std::vector<FlagSpec> LearnFlags() {
       {"site", "NAME", "the site's id, the store's key for it"},
       {"schema", "FILE", "the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
       {"annotations", "FILE",
-       "annotations, JSON Lines: {\"file\"|\"url\",\"attribute\",\"value\"|\"values\"|\"xpath\"|\"absent\"}"},
+       "annotations, JSON Lines: {\"file\"|\"url\",\"attribute\",\"value\"|\"values\"|\"xpath\"|\"absent\"[,\"record\"]}; "
+       "optional for a record-level schema (AMBER annotates)"},
       {"sample", "DIR", "the site's sample pages (*.htm, *.html); those not in the site's sample yet are added"},
       {"cluster", "ID", "learn only this cluster (annotations of other clusters' pages are left out)"},
       {"replace", "", "forget the clusters' earlier annotations (default: keep them; a page annotated again "
@@ -45,7 +46,7 @@ std::vector<FlagSpec> LearnFlags() {
 }
 
 constexpr char kLearnUsage[] =
-    "usage: vertexctl learn --site SITE --schema FILE --annotations FILE --sample DIR\n"
+    "usage: vertexctl learn --site SITE --schema FILE [--annotations FILE] --sample DIR\n"
     "                       (--store DIR | --server HOST:PORT) [flags]\n"
     "\n"
     "Learns a site's extraction rules from annotated sample pages with the learning service's\n"
@@ -64,6 +65,12 @@ constexpr char kLearnUsage[] =
     "the site's clusters nobody annotated (rule transfer: those it passes on are merged in).\n"
     "An annotation's \"file\" is a path as given, or relative to --sample (it is sent as that\n"
     "page's URL); a \"url\" is sent as is.\n"
+    "Record-level schemas (\"record_level\": true, e.g. deploy/schemas/real_estate.json: many\n"
+    "records per page) learn a record rule. With no --annotations, every cluster (or --cluster)\n"
+    "is learnt by AMBER with no editor: the schema's regexes and gazetteers annotate its sample\n"
+    "pages, AMBER finds their data areas, records and attributes, and the votes across pages\n"
+    "become the rule. An editor may instead annotate one or two records of a page: lines with\n"
+    "\"record\": 1, 2, ... (one value each).\n"
     "Prints one line of JSON:\n"
     "  {\"site\",\"clusters\":[ClusterSummary,...],\"learnt\":[{\"cluster_id\",LearnResponse fields...}],\n"
     "   \"needs_annotation\":[AnnotationTask,...],\"unassigned_pages\":N,\"errors\":[{\"url\",\"error\"}]}\n"
@@ -139,7 +146,7 @@ absl::StatusOr<std::string> AnnotatedFile(const workflow::SourcedAnnotation& s, 
 absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
   LearnInputs in;
   VERTEX_ASSIGN_OR_RETURN(in.settings, SiteSettingsFromFlags(a));
-  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site", "schema", "annotations", "sample"}));
+  VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site", "schema", "sample"}));
   in.site = a.String("site", "");
   in.sample = a.String("sample", "");
   in.annotations_file = a.String("annotations", "");
@@ -147,8 +154,16 @@ absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
   in.replace = a.Has("replace");
   in.allow_attribute_loss = a.Has("allow-attribute-loss");
   VERTEX_ASSIGN_OR_RETURN(in.schema, schema::CompiledSchema::FromFile(a.String("schema", "")));
-  VERTEX_ASSIGN_OR_RETURN(std::string text, util::ReadFile(in.annotations_file, kMaxAnnotationBytes));
-  VERTEX_ASSIGN_OR_RETURN(in.annotations, workflow::ParseAnnotations(text, in.annotations_file));
+  if (in.annotations_file.empty()) {
+    // Record-level verticals learn with no annotation: AMBER annotates.
+    if (!in.schema->proto().record_level()) {
+      return absl::InvalidArgumentError("give --annotations: schema " + in.schema->vertical() +
+                                        " is not record-level, so its rules need an editor's annotations");
+    }
+  } else {
+    VERTEX_ASSIGN_OR_RETURN(std::string text, util::ReadFile(in.annotations_file, kMaxAnnotationBytes));
+    VERTEX_ASSIGN_OR_RETURN(in.annotations, workflow::ParseAnnotations(text, in.annotations_file));
+  }
   VERTEX_ASSIGN_OR_RETURN(in.files, site::ExpandPagePaths({in.sample}));
   SampleFiles sample;
   for (const std::string& f : in.files) sample[Canonical(f)] = "";
@@ -290,6 +305,18 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
   locate.set_site(in.site);
   VERTEX_ASSIGN_OR_RETURN(const v1::LocatePagesResponse located, api.LocatePages(locate));
   VERTEX_ASSIGN_OR_RETURN(ClusterAnnotations by_cluster, GroupByCluster(in, urls, errors, located));
+  if (in.annotations.empty()) {
+    // AMBER learns every cluster (or --cluster) of a record-level site.
+    VERTEX_ASSIGN_OR_RETURN(const std::vector<v1::ClusterSummary> clusters, ClustersNow(api, in.site));
+    for (const v1::ClusterSummary& c : clusters) {
+      if (in.only_cluster.empty() || c.cluster_id() == in.only_cluster) {
+        by_cluster.emplace_back(c.cluster_id(), std::vector<v1::Annotation>());
+      }
+    }
+    if (by_cluster.empty() && !in.only_cluster.empty()) {
+      return absl::NotFoundError("cluster \"" + in.only_cluster + "\" is not in the site's clustering");
+    }
+  }
   for (const auto& [cluster_id, annotations] : by_cluster) {
     v1::LearnRequest request;
     request.set_site(in.site);

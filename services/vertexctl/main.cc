@@ -27,6 +27,7 @@ constexpr char kUsage[] =
     "  monitor    test a site's bellwether pages (given, or fetched) for template changes and store\n"
     "             the run (exit 0 OK, 2 CHANGED or BROKEN, 3 UNREACHABLE)\n"
     "  history    a site's stored monitoring runs, newest first\n"
+    "  gazetteer  learn: grow a record-level attribute's gazetteer from pages (AMBER's Alg. 5)\n"
     "  relearn    relearn a changed site from a fresh sample (given, or fetched), reusing and\n"
     "             repairing its rules\n"
     "\n"
@@ -41,7 +42,9 @@ constexpr char kUsage[] =
     "  cluster    cluster a site's pages by structure and print JSON\n"
     "  gen-demo   write the generated demo site and its ground truth to a directory\n"
     "  eval-swde  learn a site's rules from its ground truth (simulated editor) and score them\n"
+    "  eval-listings  score AMBER and its learnt record rules on generated result-list sites\n"
     "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
+    "  amber      find the records of result pages with no rule (AMBER): areas, records, attributes\n"
     "\n"
     "  help       show this help\n"
     "\n"
@@ -62,6 +65,8 @@ constexpr NamedCommand kCommands[] = {
     {"health", vertex::cli::RunHealth},      {"cluster", vertex::cli::RunCluster},
     {"demo", vertex::cli::RunDemo},          {"gen-demo", vertex::cli::RunGenDemo},
     {"eval-swde", vertex::cli::RunEvalSwde}, {"xhtml", vertex::cli::RunXhtml},
+    {"amber", vertex::cli::RunAmber},        {"eval-listings", vertex::cli::RunEvalListings},
+    {"gazetteer", vertex::cli::RunGazetteer},
 };
 
 }  // namespace

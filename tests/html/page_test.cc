@@ -474,6 +474,44 @@ TEST(XPathLimitTest, ExplosiveExpressionsStopAtTheBudgetNamingIt) {
   }
 }
 
+TEST(XPathLimitTest, SharedBudgetIsSpentAcrossEvaluationsAndThenRefuses) {
+  Page page = MustParse(ListPage(100));
+  const XPath all = XPath::Compile("//*").value();
+  const std::vector<Node> items = XPath::Compile("//li").value().Select(page).value();
+  ASSERT_EQ(items.size(), 100u);
+  // Without a budget, each evaluation gets the page's own.
+  XPathBudget budget(page);
+  EXPECT_EQ(budget.total(), XPathOperationBudget(page));
+  ASSERT_TRUE(all.Select(page, Node(), &budget).ok());
+  const unsigned long after_one = budget.remaining();
+  EXPECT_LT(after_one, budget.total());
+  ASSERT_TRUE(all.Select(page, items[0], &budget).ok());
+  EXPECT_LT(budget.remaining(), after_one);
+  // A small shared budget: the evaluations that fit pass, the first past it
+  // fails naming the shared budget, and every later one fails at once.
+  const unsigned long one = budget.total() - after_one;  // "//*" costs the same from any node
+  XPathBudget tiny(5 * one / 2);
+  const XPath rel = XPath::Compile("preceding::*").value();
+  size_t passed = 0;
+  absl::Status failed;
+  for (Node item : items) {
+    absl::StatusOr<std::vector<Node>> nodes = all.Select(page, item, &tiny);
+    if (!nodes.ok()) {
+      failed = nodes.status();
+      break;
+    }
+    ++passed;
+  }
+  EXPECT_EQ(passed, 2u);
+  EXPECT_EQ(failed.code(), absl::StatusCode::kResourceExhausted) << failed;
+  EXPECT_NE(failed.message().find("shared XPath evaluation budget"), std::string::npos) << failed;
+  absl::StatusOr<std::vector<Node>> later = rel.Select(page, items[99], &tiny);
+  EXPECT_EQ(later.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(later.status().message().find("is spent"), std::string::npos) << later.status();
+  // A null budget is Select()'s own.
+  EXPECT_TRUE(rel.Select(page, items[99], nullptr).ok());
+}
+
 TEST(XPathLimitTest, AbsolutePathsInsidePredicatesAreRefusedAtCompile) {
   for (const std::string expr : {"//*[count(//*) > count(//*//*)]", "//li[. = //span]", "//li[string(/html) = 'x']",
                                  "//a[b and //c]", "//a[1 | /x]", "//a[b][c or\n//d]", "//a[f(1, //b)]",

@@ -80,6 +80,95 @@ TEST(ShippedSchemas, LoadWithTheDocumentedAttributes) {
   }
 }
 
+// The record-level schemas (AMBER's two evaluation verticals): flags, pivot,
+// gazetteers, disjoint pairs, and what their regexes pick from listing text.
+struct RecordLevelCase {
+  std::string file;
+  std::string pivot;
+  std::vector<std::string> regular;
+  // attribute:gazetteer
+  std::vector<std::string> gazetteers;
+  std::vector<std::pair<std::string, std::string>> disjoint;
+  // attribute, text, selected value (nullopt: none)
+  std::vector<std::tuple<std::string, std::string, std::optional<std::string>>> values;
+};
+
+TEST(ShippedSchemas, RecordLevelSchemasLoad) {
+  const std::vector<RecordLevelCase> cases = {
+      {"deploy/schemas/real_estate.json",
+       "price",
+       {"price", "location"},
+       {"location:uk_places"},
+       {},
+       {{"price", "Guide price \xC2\xA3" "250,000", "\xC2\xA3" "250,000"},
+        {"postcode", "Walton Street, Oxford OX2 6AE", "OX2 6AE"},
+        {"postcode", "Flat in SW1A1AA", "SW1A1AA"},
+        {"postcode", "oxford ox2 6ae", std::nullopt},
+        {"bedrooms", "3 bedroom semi-detached house", "3"},
+        {"bedrooms", "2 Beds", "2"},
+        {"bedrooms", "4bed", "4"},
+        {"bedrooms", "bedsit", std::nullopt},
+        {"bathrooms", "2 bathrooms", "2"},
+        {"receptions", "1 reception room", "1"},
+        {"receptions", "2 receptions", "2"},
+        {"property_type", "3 bedroom semi-detached house", "semi-detached"},
+        {"property_type", "Studio flat", "Studio"},
+        {"property_type", "housing association", std::nullopt},
+        {"legal_status", "Sold STC", "Sold STC"},
+        {"legal_status", "Flat to let", "to let"},
+        {"legal_status", "Toilet", std::nullopt}}},
+      {"deploy/schemas/used_cars.json",
+       "price",
+       {"make", "price"},
+       {"make:car_makes", "model:car_models", "location:uk_places"},
+       {{"model", "location"}},
+       {{"price", "\xC2\xA3" "9,995", "\xC2\xA3" "9,995"},
+        {"year", "2015 (65 reg)", "2015"},
+        {"year", "12045 miles", std::nullopt},
+        {"mileage", "45,000 miles", "45,000"},
+        {"mileage", "12045 Miles", "12045"},
+        {"fuel", "Petrol Hybrid, Automatic", "Petrol Hybrid"},
+        {"fuel", "Diesel", "Diesel"},
+        {"transmission", "Petrol, Manual", "Manual"},
+        {"engine_size", "2.0L TDI", "2.0"},
+        {"engine_size", "1.6 litre", "1.6"},
+        {"engine_size", "1.6 lbs", std::nullopt},
+        {"colour", "Metallic Grey", "Grey"},
+        {"body_type", "5 door Hatchback", "Hatchback"},
+        {"body_type", "4 door Saloon", "Saloon"}}},
+  };
+  for (const RecordLevelCase& c : cases) {
+    SCOPED_TRACE(c.file);
+    absl::StatusOr<CompiledSchema> schema = CompiledSchema::FromFile(SourcePath(c.file));
+    ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+    EXPECT_TRUE(schema->record_level());
+    ASSERT_GE(schema->pivot(), 0);
+    EXPECT_EQ(schema->attribute(schema->pivot()).name(), c.pivot);
+    std::vector<std::string> regular, gazetteers;
+    for (size_t i = 0; i < schema->size(); ++i) {
+      if (schema->IsRegular(i)) regular.push_back(schema->attribute(i).name());
+      if (!schema->attribute(i).gazetteer().empty()) {
+        gazetteers.push_back(schema->attribute(i).name() + ":" + schema->attribute(i).gazetteer());
+      }
+    }
+    EXPECT_EQ(regular, c.regular);
+    EXPECT_EQ(gazetteers, c.gazetteers);
+    size_t pairs = 0;
+    for (size_t i = 0; i < schema->size(); ++i) {
+      for (size_t j = i + 1; j < schema->size(); ++j) pairs += schema->Disjoint(i, j);
+    }
+    EXPECT_EQ(pairs, c.disjoint.size());
+    for (const auto& [first, second] : c.disjoint) {
+      EXPECT_TRUE(schema->Disjoint(schema->Find(first), schema->Find(second))) << first << "/" << second;
+    }
+    for (const auto& [name, text, expected] : c.values) {
+      const int i = schema->Find(name);
+      ASSERT_GE(i, 0) << name;
+      EXPECT_EQ(schema->SelectValue(i, text), expected) << name << " on \"" << text << "\"";
+    }
+  }
+}
+
 // ---- Validation errors -----------------------------------------------------
 
 struct RejectCase {
@@ -173,6 +262,100 @@ TEST(FromJson, Rejects) {
           << c.what << ": " << c.json;
     }
   }
+}
+
+// ---- Record-level schemas ---------------------------------------------------
+
+// A record-level schema JSON with the given attribute bodies and extra
+// top-level fields.
+std::string RecordLevel(const std::string& attrs, const std::string& extra = "") {
+  return R"js({"vertical":"t","record_level":true,"attributes":[)js" + attrs + "]" + extra + "}";
+}
+
+TEST(FromJson, RejectsBadRecordLevelFields) {
+  const std::string price = R"js({"name":"price","type":"price","regular":true,"pivot":true})js";
+  const std::vector<RejectCase> cases = {
+      {"record-level without a pivot",
+       RecordLevel(R"js({"name":"price","type":"price","regular":true})js"),
+       {"\"record_level\" is set but no attribute is the pivot"}},
+      {"two pivots",
+       RecordLevel(price + R"js(,{"name":"make","regular":true,"pivot":true})js"),
+       {"attribute 1 (\"make\")", "second attribute (attribute 0 is the pivot)"}},
+      {"pivot explicitly not regular",
+       RecordLevel(R"js({"name":"price","mandatory":true,"regular":false,"pivot":true})js"),
+       {"attribute 0 (\"price\")", "the pivot must be regular"}},
+      {"pivot neither regular nor mandatory",
+       RecordLevel(R"js({"name":"price","pivot":true})js"),
+       {"attribute 0 (\"price\")", "the pivot must be regular"}},
+      {"pivot on a schema that is not record-level",
+       OneAttribute(R"js({"name":"price","mandatory":true,"pivot":true})js"),
+       {"attribute 0 (\"price\")", "\"pivot\" is set but the schema is not record_level"}},
+      {"gazetteer name in upper case",
+       RecordLevel(price + R"js(,{"name":"location","gazetteer":"UK_places"})js"),
+       {"attribute 1 (\"location\")", "\"gazetteer\" (\"UK_places\")", "[a-z][a-z0-9_]*"}},
+      {"gazetteer name with a dash",
+       OneAttribute(R"js({"name":"make","gazetteer":"car-makes"})js"),
+       {"attribute 0 (\"make\")", "\"gazetteer\" (\"car-makes\")"}},
+      {"disjoint pair naming an unknown first attribute",
+       RecordLevel(price, R"js(,"disjoint":[{"first":"model","second":"price"}])js"),
+       {"disjoint 0 (\"model\", \"price\")", "field \"first\" names no attribute"}},
+      {"disjoint pair naming an unknown second attribute",
+       RecordLevel(price + R"js(,{"name":"model"})js",
+                   R"js(,"disjoint":[{"first":"model","second":"price"},{"first":"model","second":"postcode"}])js"),
+       {"disjoint 1 (\"model\", \"postcode\")", "field \"second\" names no attribute"}},
+      {"disjoint pair with an empty name",
+       RecordLevel(price, R"js(,"disjoint":[{"first":"price"}])js"),
+       {"disjoint 0 (\"price\", \"\")", "field \"second\""}},
+      {"disjoint pair naming one attribute twice",
+       RecordLevel(price, R"js(,"disjoint":[{"first":"price","second":"price"}])js"),
+       {"disjoint 0 (\"price\", \"price\")", "names the same attribute twice"}},
+  };
+  for (const RejectCase& c : cases) {
+    absl::StatusOr<CompiledSchema> schema = CompiledSchema::FromJson(c.json, "test.json");
+    ASSERT_FALSE(schema.ok()) << c.what << ": accepted " << c.json;
+    EXPECT_EQ(schema.status().code(), absl::StatusCode::kInvalidArgument) << c.what;
+    EXPECT_THAT(std::string(schema.status().message()), HasSubstr("test.json")) << c.what;
+    for (const std::string& part : c.message_parts) {
+      EXPECT_THAT(std::string(schema.status().message()), HasSubstr(part))
+          << c.what << ": " << schema.status().ToString();
+    }
+  }
+}
+
+TEST(CompiledSchema, RecordLevelAccessors) {
+  absl::StatusOr<CompiledSchema> schema = CompiledSchema::FromJson(
+      RecordLevel(R"js({"name":"make","mandatory":true,"gazetteer":"car_makes"},)js"
+                  R"js({"name":"price","type":"price","regular":true,"pivot":true},)js"
+                  R"js({"name":"model","gazetteer":"car_models"},)js"
+                  R"js({"name":"location","regular":true},)js"
+                  R"js({"name":"dealer","mandatory":true,"regular":false})js",
+                  R"js(,"disjoint":[{"first":"location","second":"model"}])js"),
+      "cars.json");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  EXPECT_TRUE(schema->record_level());
+  EXPECT_EQ(schema->pivot(), 1);
+  // Explicit `regular` wins over `mandatory` both ways; unset follows it.
+  const std::vector<bool> regular = {true, true, false, true, false};
+  for (size_t i = 0; i < schema->size(); ++i) {
+    EXPECT_EQ(schema->IsRegular(i), regular[i]) << schema->attribute(i).name();
+  }
+  for (size_t i = 0; i < schema->size(); ++i) {
+    for (size_t j = 0; j < schema->size(); ++j) {
+      const bool expected = (i == 2 && j == 3) || (i == 3 && j == 2);
+      EXPECT_EQ(schema->Disjoint(i, j), expected) << i << ", " << j;
+    }
+  }
+  EXPECT_EQ(schema->attribute(0).gazetteer(), "car_makes");
+}
+
+TEST(CompiledSchema, DetailSchemaHasNoPivot) {
+  absl::StatusOr<CompiledSchema> schema =
+      CompiledSchema::FromJson(OneAttribute(R"js({"name":"title","mandatory":true})js"), "t");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  EXPECT_FALSE(schema->record_level());
+  EXPECT_EQ(schema->pivot(), -1);
+  EXPECT_TRUE(schema->IsRegular(0));
+  EXPECT_FALSE(schema->Disjoint(0, 0));
 }
 
 TEST(FromJson, AcceptsBomCamelCaseAndFreeTextTypes) {
@@ -362,6 +545,11 @@ TEST(SelectValue, Price) {
       {"price", "C$19.95 CAD", "C$19.95"},
       {"price", "Sale $1,299 (was $1,499)", "$1,299"},
       {"price", "eur 9.90", "eur 9.90"},
+      // UK listings (AMBER's real-estate and used-car verticals).
+      {"price", "\xC2\xA3" "250,000", "\xC2\xA3" "250,000"},
+      {"price", "Guide price \xC2\xA3" "1,200 pcm", "\xC2\xA3" "1,200"},
+      {"price", "\xC2\xA3" "9,995 (was \xC2\xA3" "10,495)", "\xC2\xA3" "9,995"},
+      {"price", "Offers over \xC2\xA3" "1,250,000", "\xC2\xA3" "1,250,000"},
       {"price", "Add to cart", kNone},
       {"price", "In stock", kNone},
       {"price", "Only 3 left", kNone},

@@ -1,0 +1,523 @@
+#include "common/learn/record_learner.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <libxml/xpath.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/html/text.h"
+#include "common/html/xpath.h"
+#include "common/learn/xpath_learner.h"
+#include "common/rule/features.h"
+#include "common/rule/url.h"
+
+namespace vertex::learn {
+namespace {
+
+// Element children of `n`, in order.
+std::vector<html::Node> ElementChildren(html::Node n) {
+  std::vector<html::Node> out;
+  for (html::Node c = n.first_child(); c; c = c.next_sibling()) {
+    if (c.is_element()) out.push_back(c);
+  }
+  return out;
+}
+
+std::string Tag(html::Node n) { return std::string(n.tag()); }
+
+html::Node NextElementSibling(html::Node n) {
+  for (html::Node s = n.next_sibling(); s; s = s.next_sibling()) {
+    if (s.is_element()) return s;
+  }
+  return html::Node();
+}
+
+// "html/body/div/ul": the tags from the root element down to `n`.
+std::string RootTagPath(html::Node n) {
+  std::vector<std::string> tags;
+  for (html::Node a = n; a; a = a.parent()) tags.push_back(Tag(a));
+  std::reverse(tags.begin(), tags.end());
+  return absl::StrJoin(tags, "/");
+}
+
+// The structural XPath of an area root: its tags from the root element,
+// each with its class attribute when it has one.
+std::string StructuralPath(html::Node n) {
+  std::vector<std::string> steps;
+  for (html::Node a = n; a; a = a.parent()) {
+    std::string step(a.tag());
+    if (a.has_attribute("class")) {
+      absl::StrAppend(&step, "[@class=", rule::XPathLiteral(a.attribute("class")), "]");
+    }
+    steps.push_back(std::move(step));
+  }
+  std::reverse(steps.begin(), steps.end());
+  return "/" + absl::StrJoin(steps, "/");
+}
+
+std::string AreaKey(const amber::DataArea& area) {
+  std::string start_tag = area.records.empty() || area.records[0].nodes.empty() ? std::string()
+                                                                                : Tag(area.records[0].nodes[0]);
+  return absl::StrCat(RootTagPath(area.root), " len ", area.record_length, " start ", start_tag);
+}
+
+bool IsUrlType(const v1::AttributeSchema& a) { return a.type() == "url" || a.type() == "image"; }
+
+// The candidate XPath's precision and recall against the expected starts
+// on the analysed pages.
+struct Score {
+  double precision = 0;
+  double recall = 0;
+};
+
+absl::StatusOr<Score> ScoreXPath(const std::string& xpath, const std::vector<const html::Page*>& pages,
+                                 const std::vector<std::set<xmlNode*>>& expected) {
+  absl::StatusOr<html::XPath> x = html::XPath::Compile(xpath);
+  if (!x.ok()) return x.status();
+  size_t selected = 0, right = 0, wanted = 0;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    absl::StatusOr<std::vector<html::Node>> nodes = x->Select(*pages[i]);
+    if (!nodes.ok()) return nodes.status();
+    selected += nodes->size();
+    for (html::Node n : *nodes) right += expected[i].count(n.raw());
+    wanted += expected[i].size();
+  }
+  Score s;
+  s.precision = selected ? static_cast<double>(right) / selected : 0;
+  s.recall = wanted ? static_cast<double>(right) / wanted : 0;
+  return s;
+}
+
+}  // namespace
+
+std::string RelativeTagPath(html::Node start, html::Node node) {
+  if (!start.is_element() || !node) return "";
+  if (!node.is_element()) node = node.parent();
+  // The chain from node up to start's parent's child level.
+  std::vector<html::Node> chain;
+  html::Node top = node;
+  for (; top && !(top.parent() == start.parent()); top = top.parent()) chain.push_back(top);
+  if (!top) return "";
+  chain.push_back(top);
+  std::reverse(chain.begin(), chain.end());  // chain[0]: a sibling of start (or start)
+  std::string path = absl::StrCat("self::", Tag(start));
+  // Top level: next-sibling steps from start to chain[0].
+  html::Node at = start;
+  while (!(at == chain[0])) {
+    at = NextElementSibling(at);
+    if (!at) return "";  // chain[0] precedes start
+    absl::StrAppend(&path, "/following-sibling::*[1][self::", Tag(at), "]");
+  }
+  for (size_t k = 1; k < chain.size(); ++k) {
+    // From chain[k-1] to its child chain[k]: first-child, then next-sibling
+    // steps.
+    html::Node c = chain[k - 1].first_child();
+    while (c && !c.is_element()) c = c.next_sibling();
+    if (!c) return "";
+    absl::StrAppend(&path, "/*[1][self::", Tag(c), "]");
+    while (!(c == chain[k])) {
+      c = NextElementSibling(c);
+      if (!c) return "";
+      absl::StrAppend(&path, "/following-sibling::*[1][self::", Tag(c), "]");
+    }
+  }
+  return path;
+}
+
+absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& schema,
+                                                  const std::vector<RecordPage>& pages, const std::string& source) {
+  RecordLearnResult result;
+  // 1. Vote on the area keys, one vote per page.
+  std::map<std::string, size_t> votes;
+  size_t analysed = 0;
+  for (const RecordPage& p : pages) {
+    if (p.typing == nullptr) continue;
+    ++analysed;
+    std::set<std::string> keys;
+    for (const amber::DataArea& a : p.typing->areas) {
+      if (!a.records.empty()) keys.insert(AreaKey(a));
+    }
+    for (const std::string& k : keys) ++votes[k];
+  }
+  if (votes.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no data area with records on any of the ", analysed, " analysed pages"));
+  }
+  std::set<std::string> kept;
+  for (const auto& [key, n] : votes) {
+    if (2 * n >= analysed) kept.insert(key);
+    result.notes.push_back(absl::StrFormat("area %s: on %d of %d pages%s", key, n, analysed,
+                                           2 * n >= analysed ? "" : " (dropped: under half)"));
+  }
+  if (kept.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("no data area is on half of the ", analysed,
+                                                      " analysed pages: the pages disagree (", votes.size(),
+                                                      " different areas)"));
+  }
+  int record_length = 0;
+  size_t best_votes = 0;
+  for (const auto& [key, n] : votes) {
+    if (!kept.count(key) || n <= best_votes) continue;
+    best_votes = n;
+    // The key ends "len N start T".
+    size_t at = key.rfind(" len ");
+    record_length = std::atoi(key.c_str() + at + 5);
+  }
+
+  // 2. The record XPath, from the kept areas' starts.
+  std::vector<ExamplePage> examples;
+  std::vector<const html::Page*> scored_pages;
+  std::vector<std::set<xmlNode*>> expected;
+  std::vector<std::string> structural;
+  std::set<std::string> seen_structural;
+  std::vector<std::string> values;
+  // Per attribute: tag path -> records, and records holding the attribute.
+  std::vector<std::map<std::string, size_t>> paths(schema.size());
+  size_t records = 0, agreeing = 0;
+  for (const RecordPage& p : pages) {
+    ExamplePage e;
+    e.page = p.page;
+    if (p.typing != nullptr) {
+      std::set<xmlNode*> starts;
+      for (const amber::DataArea& a : p.typing->areas) {
+        if (a.records.empty() || !kept.count(AreaKey(a))) continue;
+        if (seen_structural.insert(StructuralPath(a.root)).second) {
+          structural.push_back(absl::StrCat(StructuralPath(a.root), "/", Tag(a.records[0].nodes[0])));
+        }
+        for (const amber::Record& r : a.records) {
+          e.positives.push_back(r.nodes[0]);
+          starts.insert(r.nodes[0].raw());
+          ++records;
+          for (const amber::AttributeMatch& m : r.attributes) {
+            if (m.attribute < 0 || static_cast<size_t>(m.attribute) >= schema.size()) continue;
+            std::string path = m.tag_path.empty() ? RelativeTagPath(r.nodes[0], m.node) : m.tag_path;
+            if (path.empty()) continue;
+            ++paths[m.attribute][path];
+            if (values.size() < 2000 && !m.value.empty()) values.push_back(m.value);
+          }
+        }
+      }
+      e.annotated = !starts.empty();
+      if (e.annotated) {
+        ++agreeing;
+        scored_pages.push_back(p.page);
+        expected.push_back(std::move(starts));
+      }
+    }
+    examples.push_back(std::move(e));
+  }
+  XPathLearnOptions options;
+  options.multi_valued = true;
+  options.refused_anchor_texts = values;
+  std::string xpath;
+  Score score;
+  absl::StatusOr<LearnedXPath> learnt = LearnXPath(examples, options);
+  if (learnt.ok()) {
+    absl::StatusOr<Score> s = ScoreXPath(learnt->xpath, scored_pages, expected);
+    if (s.ok()) {
+      xpath = learnt->xpath;
+      score = *s;
+      result.notes.push_back(absl::StrFormat("record XPath learnt by Algorithm 3: %s (precision %.4f, recall %.4f, "
+                                             "support %.2f)",
+                                             xpath, score.precision, score.recall, learnt->support));
+    }
+  } else {
+    result.notes.push_back(absl::StrCat("Algorithm 3 learnt no record XPath: ", learnt.status().message()));
+  }
+  if (score.precision < 1 || score.recall < 1) {
+    std::vector<std::string> alternatives;
+    std::string uni = absl::StrJoin(structural, " | ");
+    alternatives.push_back(uni);
+    if (record_length > 1) {
+      std::vector<std::string> strided;
+      for (const std::string& s : structural) {
+        strided.push_back(absl::StrCat(s, "[position() mod ", record_length, " = 1]"));
+      }
+      alternatives.push_back(absl::StrJoin(strided, " | "));
+    }
+    for (const std::string& alt : alternatives) {
+      absl::StatusOr<Score> s = ScoreXPath(alt, scored_pages, expected);
+      if (!s.ok()) continue;
+      if (s->recall == 1 && (s->precision > score.precision || score.recall < 1)) {
+        xpath = alt;
+        score = *s;
+        result.notes.push_back(
+            absl::StrFormat("structural record XPath %s (precision %.4f, recall 1)", alt, score.precision));
+      }
+    }
+  }
+  if (xpath.empty() || score.recall < 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no XPath selects every record start of the ", agreeing, " agreeing pages (", records, " records)"));
+  }
+  result.precision = score.precision;
+  result.recall = score.recall;
+  v1::RecordRule& rule = result.rule;
+  rule.set_record_xpath(xpath);
+  rule.set_record_length(record_length);
+  rule.set_source(source);
+  rule.set_pages_analysed(static_cast<uint32_t>(analysed));
+  rule.set_pages_agreeing(static_cast<uint32_t>(agreeing));
+
+  // 3. Attributes.
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const v1::AttributeSchema& attr = schema.attribute(i);
+    if (paths[i].empty()) {
+      result.notes.push_back(absl::StrCat(attr.name(), ": in no record"));
+      continue;
+    }
+    std::vector<std::pair<size_t, std::string>> ranked;
+    size_t total = 0;
+    for (const auto& [path, n] : paths[i]) {
+      ranked.push_back({n, path});
+      total += n;
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<std::string> chosen = {ranked[0].second};
+    size_t covered = ranked[0].first;
+    for (size_t k = 1; k < ranked.size(); ++k) {
+      if (ranked[k].first >= 2 && ranked[k].first >= kMinAlternativeShare * total) {
+        chosen.push_back(ranked[k].second);
+        covered += ranked[k].first;
+      }
+    }
+    v1::AttributeRule* a = rule.add_attributes();
+    a->set_attribute(attr.name());
+    a->set_method(v1::AttributeRule::XPATH);
+    a->set_xpath(absl::StrJoin(chosen, " | "));
+    a->set_multi_valued(attr.multi_valued());
+    if (attr.type() == "url") a->set_value_attribute("href");
+    if (attr.type() == "image") a->set_value_attribute("src");
+    const double support = records ? static_cast<double>(covered) / records : 0;
+    a->set_support(support);
+    rule.add_attribute_support(support);
+    result.notes.push_back(absl::StrFormat("%s: %s (%d of %d records; %d other paths dropped)", attr.name(),
+                                           a->xpath(), covered, records, ranked.size() - chosen.size()));
+  }
+  return result;
+}
+
+namespace {
+
+// Text nodes whose normalised text holds `value` (folded), in document
+// order; for url/image attributes, the <a>/<img> whose resolved URL (or
+// attribute as written) equals it.
+std::vector<html::Node> Occurrences(const html::Page& page, const v1::AttributeSchema& attr,
+                                    const std::string& value) {
+  std::vector<html::Node> out;
+  const html::Node root = page.root();
+  if (IsUrlType(attr)) {
+    const char* name = attr.type() == "url" ? "href" : "src";
+    const std::string base = rule::PageBaseUrl(page);
+    for (html::Node n = root; n; n = n.NextInDocument(root)) {
+      if (!n.is_element() || !n.has_attribute(name)) continue;
+      std::string raw = n.attribute(name);
+      absl::StatusOr<std::string> resolved = rule::ResolveUrl(base, raw);
+      if (raw == value || (resolved.ok() && *resolved == value)) out.push_back(n);
+    }
+    return out;
+  }
+  const std::string folded = html::FoldText(value);
+  if (folded.empty()) return out;
+  for (html::Node n = root; n; n = n.NextInDocument(root)) {
+    if (!n.is_text()) continue;
+    if (html::FoldText(n.RawText()).find(folded) != std::string::npos) out.push_back(n);
+  }
+  return out;
+}
+
+int Depth(html::Node n) {
+  int d = 0;
+  for (; n; n = n.parent()) ++d;
+  return d;
+}
+
+html::Node Lca(html::Node a, html::Node b) {
+  int da = Depth(a), db = Depth(b);
+  for (; da > db; --da) a = a.parent();
+  for (; db > da; --db) b = b.parent();
+  while (a && !(a == b)) {
+    a = a.parent();
+    b = b.parent();
+  }
+  return a;
+}
+
+bool Precedes(html::Node a, html::Node b) {
+  return xmlXPathCmpNodes(a.raw(), b.raw()) == 1;
+}
+
+// The ancestor-or-self of `n` whose parent is `a`; null when none.
+html::Node ChildOf(html::Node a, html::Node n) {
+  for (; n; n = n.parent()) {
+    if (n.parent() == a) return n;
+  }
+  return html::Node();
+}
+
+// Whether an element sibling of `n` has its tag.
+bool HasTwin(html::Node n) {
+  if (!n.parent()) return false;
+  for (html::Node c = n.parent().first_child(); c; c = c.next_sibling()) {
+    if (c.is_element() && !(c == n) && c.tag() == n.tag()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<amber::Typing> TypingFromRecords(const html::Page& page, const schema::CompiledSchema& schema,
+                                                const std::vector<RecordValues>& records) {
+  struct Found {
+    html::Node container;
+    std::vector<std::pair<int, html::Node>> nodes;
+  };
+  std::vector<Found> found;
+  html::Node after;  // the previous record's last value node
+  for (size_t r = 0; r < records.size(); ++r) {
+    if (records[r].empty()) return absl::InvalidArgumentError(absl::StrCat("record ", r + 1, " has no value"));
+    std::vector<std::pair<int, std::vector<html::Node>>> occ;
+    for (const auto& [attr, value] : records[r]) {
+      std::vector<html::Node> all = Occurrences(page, schema.attribute(attr), value);
+      std::vector<html::Node> kept;
+      for (html::Node n : all) {
+        if (!after || Precedes(after, n)) kept.push_back(n);
+      }
+      if (kept.empty()) {
+        return absl::NotFoundError(absl::StrCat("record ", r + 1, ": ", schema.attribute(attr).name(), " \"", value,
+                                                "\" is not on the page", after ? " after record " : "",
+                                                after ? absl::StrCat(r) : ""));
+      }
+      occ.push_back({attr, std::move(kept)});
+    }
+    // Anchor on the value with the fewest occurrences; each other value
+    // takes its occurrence nearest (smallest common container).
+    std::sort(occ.begin(), occ.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    Found best;
+    int best_depth = -1;
+    for (html::Node anchor : occ[0].second) {
+      Found f;
+      f.container = anchor.is_element() ? anchor : anchor.parent();
+      f.nodes.push_back({occ[0].first, anchor});
+      for (size_t k = 1; k < occ.size(); ++k) {
+        html::Node pick;
+        int pick_depth = -1;
+        for (html::Node n : occ[k].second) {
+          const int d = Depth(Lca(f.container, n));
+          if (d > pick_depth) {
+            pick_depth = d;
+            pick = n;
+          }
+        }
+        f.nodes.push_back({occ[k].first, pick});
+        f.container = Lca(f.container, pick);
+      }
+      const int d = Depth(f.container);
+      if (d > best_depth) {
+        best_depth = d;
+        best = std::move(f);
+      }
+    }
+    after = best.nodes[0].second;
+    for (const auto& [attr, n] : best.nodes) {
+      if (Precedes(after, n)) after = n;
+    }
+    found.push_back(std::move(best));
+  }
+  // The data area and the record starts: with two records or more, the
+  // area is the lowest common ancestor of all their values, and a record
+  // starts at the area's child holding its first value (a record of several
+  // siblings, dt + dd, has its values in several children). With one
+  // record, the start is the nearest ancestor-or-self of its container that
+  // has a sibling of its tag, or, when the values lie in several children
+  // of the container and the first one's has such a sibling, that child.
+  html::Node area;
+  std::vector<html::Node> starts;
+  if (found.size() >= 2) {
+    area = found[0].nodes[0].second;
+    for (const Found& f : found) {
+      for (const auto& [attr, n] : f.nodes) area = Lca(area, n);
+    }
+    for (const Found& f : found) {
+      html::Node first = f.nodes[0].second;
+      for (const auto& [attr, n] : f.nodes) {
+        if (Precedes(n, first)) first = n;
+      }
+      html::Node s = ChildOf(area, first);
+      if (!s) return absl::InvalidArgumentError("records share no data area");
+      if (!starts.empty() && !Precedes(starts.back(), s)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("records ", starts.size(), " and ", starts.size() + 1, " are in the same element"));
+      }
+      starts.push_back(s);
+    }
+  } else {
+    const Found& f = found[0];
+    html::Node first = f.nodes[0].second;
+    for (const auto& [attr, n] : f.nodes) {
+      if (Precedes(n, first)) first = n;
+    }
+    html::Node s = f.container;
+    html::Node child = ChildOf(f.container, first);
+    if (child && !(child == first) && HasTwin(child)) {
+      for (const auto& [attr, n] : f.nodes) {
+        if (!(ChildOf(f.container, n) == child)) s = child;
+      }
+    }
+    if (!(s == child)) {
+      for (; s && s.parent() && !HasTwin(s); s = s.parent()) {
+      }
+    }
+    if (!s || !s.parent() || !HasTwin(s)) return absl::InvalidArgumentError("the record repeats nowhere on the page");
+    area = s.parent();
+    starts.push_back(s);
+  }
+  // Record length: from a start to the next sibling of its tag.
+  int length = 1;
+  for (html::Node c = NextElementSibling(starts[0]); c && c.tag() != starts[0].tag(); c = NextElementSibling(c)) {
+    ++length;
+  }
+  if (found.size() >= 2 && length > 1) {
+    // A run of other tags after the start may be an ad before the next
+    // record; the starts' distance bounds it.
+    int distance = 0;
+    for (html::Node c = starts[0]; c && !(c == starts[1]); c = NextElementSibling(c)) ++distance;
+    length = std::min(length, distance);
+  }
+  const std::string start_class = starts[0].attribute("class");
+  amber::Typing typing;
+  amber::DataArea a;
+  a.root = area;
+  a.record_length = length;
+  std::vector<html::Node> children = ElementChildren(area);
+  for (size_t k = 0; k < children.size(); ++k) {
+    html::Node c = children[k];
+    if (c.tag() != starts[0].tag() || c.attribute("class") != start_class) continue;
+    amber::Record record;
+    for (int j = 0; j < length && k + j < children.size(); ++j) record.nodes.push_back(children[k + j]);
+    for (size_t r = 0; r < starts.size(); ++r) {
+      if (!(starts[r] == c)) continue;
+      for (const auto& [attr, node] : found[r].nodes) {
+        amber::AttributeMatch m;
+        m.attribute = attr;
+        m.node = node.is_element() ? node : node.parent();
+        m.value = records[r].at(attr);
+        m.annotated = true;
+        m.tag_path = RelativeTagPath(c, m.node);
+        record.attributes.push_back(std::move(m));
+      }
+    }
+    a.records.push_back(std::move(record));
+  }
+  typing.areas.push_back(std::move(a));
+  return typing;
+}
+
+}  // namespace vertex::learn
