@@ -8,7 +8,12 @@
 //
 //   term extraction  every component (TermComponents) of a node typed with
 //                    the attribute, that is not blacklisted, joins U when
-//                    new, with zero evidence;
+//                    new, with zero evidence (the node's gazetteer
+//                    annotations count as components whole and their spans
+//                    are cut out first, so "Newport Pagnell" does not also
+//                    give "Newport" and "Pagnell"; the node's text nodes are
+//                    read while they total at most 1,000 bytes: a value is
+//                    short, and a block typed by inference is no term list);
 //   term validation  ev(v, U) += the number of typed nodes holding v (as a
 //                    component or as one of the node's gazetteer
 //                    annotations);

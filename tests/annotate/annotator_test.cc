@@ -1,5 +1,7 @@
 #include "common/annotate/annotator.h"
 
+#include <cctype>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -118,6 +120,84 @@ TEST(Gazetteer, MegabyteTextNode) {
   ASSERT_FALSE(found.empty());
   EXPECT_EQ(found.back().term, "a a a c");
   EXPECT_EQ(found.back().end, text.size());
+}
+
+// The naive definition: at each start after a non-word byte (or the text's
+// start), the longest term whose folded bytes follow and end before a
+// non-word byte (or the end); the scan resumes after it.
+std::vector<std::string> NaiveFind(const std::vector<std::string>& terms, const std::string& text) {
+  const auto word = [](unsigned char c) { return std::isalnum(c) || c >= 0x80; };
+  const auto fold = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string folded = fold(text);
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t best = 0;
+    std::string best_term;
+    if (i == 0 || !word(static_cast<unsigned char>(text[i - 1]))) {
+      for (const std::string& t : terms) {
+        const std::string ft = fold(t);
+        const size_t end = i + ft.size();
+        if (ft.size() > best && folded.compare(i, ft.size(), ft) == 0 &&
+            (end == text.size() || !word(static_cast<unsigned char>(text[end])))) {
+          best = ft.size();
+          best_term = t;
+        }
+      }
+    }
+    if (best == 0) {
+      ++i;
+      continue;
+    }
+    out.push_back(absl::StrCat(best_term, "@", i, "-", i + best));
+    i += best;
+  }
+  return out;
+}
+
+// Differential: random terms and texts over a small alphabet (letters of
+// both cases, a digit, space, comma, a two-byte letter) give the same
+// matches as the naive definition.
+TEST(Gazetteer, AgreesWithTheNaiveDefinitionOnRandomInputs) {
+  const std::vector<std::string> alphabet = {"a", "b", "A", "B", "1", " ", ",", "\xC3\xA9"};
+  std::mt19937 rng(13);
+  const auto random_string = [&](int max_symbols, bool term) {
+    std::string s;
+    const int n = 1 + static_cast<int>(rng() % max_symbols);
+    for (int k = 0; k < n; ++k) s += alphabet[rng() % alphabet.size()];
+    if (term) {
+      // Terms are whitespace-normalised and non-empty, as Add stores them.
+      std::string normal;
+      for (char c : s) {
+        if (c == ' ' && (normal.empty() || normal.back() == ' ')) continue;
+        normal.push_back(c);
+      }
+      while (!normal.empty() && normal.back() == ' ') normal.pop_back();
+      return normal.empty() ? std::string("a") : normal;
+    }
+    return s;
+  };
+  int matches = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> terms;
+    Gazetteer g;
+    for (int k = 0; k < 6; ++k) {
+      const std::string t = random_string(5, /*term=*/true);
+      if (g.Contains(t)) continue;  // first spelling wins in both
+      ASSERT_TRUE(g.Add(t));
+      terms.push_back(t);
+    }
+    for (int k = 0; k < 20; ++k) {
+      const std::string text = random_string(40, /*term=*/false);
+      const std::vector<std::string> expected = NaiveFind(terms, text);
+      matches += static_cast<int>(expected.size());
+      ASSERT_EQ(Found(g, text), expected) << "text \"" << text << "\", terms " << testing::PrintToString(terms);
+    }
+  }
+  EXPECT_GT(matches, 1000);  // the inputs do exercise matching
 }
 
 // ---- Built-in gazetteers --------------------------------------------------------
