@@ -8,7 +8,8 @@
 #                                                       each fuzz target for 15 s (VERTEX_FUZZ_SMOKE=0: not)
 #   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
 #                                                       TARGET (default: every one) SECONDS each (default 60)
-#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile
+#   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile,
+#                                                       annotate
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
@@ -288,9 +289,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -301,6 +302,7 @@ case "$cmd" in
     "$BUILD/bench/monitor_bench"
     "$BUILD/bench/xpath_export_bench"
     "$BUILD/bench/hostile_bench"
+    "$BUILD/bench/annotate_bench"
     exec "$BUILD/bench/learn_bench"
     ;;
   build)

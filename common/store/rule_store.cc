@@ -360,6 +360,10 @@ class KvRuleStore final : public RuleStore {
                                                               const std::vector<RuleCommit>& commits) override;
   absl::Status AppendMonitorRun(const v1::MonitorRun& run, size_t keep) override;
   absl::StatusOr<std::vector<v1::MonitorRun>> MonitorHistory(const std::string& site, size_t limit) const override;
+  absl::Status PutGazetteerTerms(const std::string& vertical, const std::string& attribute,
+                                 const GazetteerTerms& terms) override;
+  absl::StatusOr<GazetteerTerms> GetGazetteerTerms(const std::string& vertical,
+                                                   const std::string& attribute) const override;
 
  private:
   // The batch making the stored `version` current with its golden
@@ -714,6 +718,21 @@ absl::StatusOr<std::vector<int64_t>> KvRuleStore::ReplaceSampleAndCommit(
   }
   VERTEX_RETURN_IF_ERROR(engine_->Write(batch));
   return versions;
+}
+
+absl::Status KvRuleStore::PutGazetteerTerms(const std::string& vertical, const std::string& attribute,
+                                            const GazetteerTerms& terms) {
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(BuildPutGazetteerTerms(*reader, vertical, attribute, terms, &batch));
+  if (batch.empty()) return absl::OkStatus();
+  return engine_->Write(batch);
+}
+
+absl::StatusOr<GazetteerTerms> KvRuleStore::GetGazetteerTerms(const std::string& vertical,
+                                                              const std::string& attribute) const {
+  return ReadGazetteerTerms(*engine_->NewReader(), vertical, attribute);
 }
 
 absl::Status KvRuleStore::AppendMonitorRun(const v1::MonitorRun& run, size_t keep) {

@@ -12,6 +12,8 @@
 //   sample   the site's sample pages (SamplePage, by index) and their
 //            clustering (SampleState), as the learning service keeps them.
 //   history  the site's monitoring runs (MonitorRun), by start time.
+//   gaz      per vertical and attribute, the term states of gazetteer
+//            learning (gazetteer_terms.h), independent of any site.
 //
 // Each mutation is one atomic write of the underlying engine (one RocksDB
 // WriteBatch): a crash leaves the store either before or after the whole
@@ -45,6 +47,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/store/gazetteer_terms.h"
 #include "common/store/kv_engine.h"
 #include "common/store/rocksdb_kv.h"
 #include "vertex/v1/rule.pb.h"
@@ -220,6 +223,23 @@ class RuleStore {
   // exist.
   virtual absl::Status PutEditorState(const std::string& site, const std::string& cluster_id,
                                       const v1::EditorState& editor) = 0;
+
+  // Replaces the gazetteer term states of `attribute` of `vertical` (AMBER
+  // Alg. 5's U and U-bar with their evidence) by `terms`, in one write:
+  // stored terms not in `terms` are removed (an empty map clears them).
+  // InvalidArgument naming the field for a vertical that is empty, holds a
+  // '/' or NUL or is longer than kMaxIdBytes, an attribute not matching
+  // [a-z][a-z0-9_]*, a term that is empty, longer than
+  // kMaxGazetteerTermBytes or holds a NUL byte, or evidence that is negative
+  // or not finite; nothing is written then.
+  virtual absl::Status PutGazetteerTerms(const std::string& vertical, const std::string& attribute,
+                                         const GazetteerTerms& terms) = 0;
+
+  // The stored term states of `attribute` of `vertical`; empty when none.
+  // InvalidArgument as PutGazetteerTerms for the names; DataLoss naming the
+  // key for a stored value that does not decode.
+  virtual absl::StatusOr<GazetteerTerms> GetGazetteerTerms(const std::string& vertical,
+                                                           const std::string& attribute) const = 0;
 
   // The page snapshots stored with `version` (kCurrentVersion: the current
   // one; empty when the cluster has no rule yet), in commit order. NotFound

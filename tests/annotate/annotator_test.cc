@@ -1,5 +1,7 @@
 #include "common/annotate/annotator.h"
 
+#include <cctype>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -118,6 +120,84 @@ TEST(Gazetteer, MegabyteTextNode) {
   ASSERT_FALSE(found.empty());
   EXPECT_EQ(found.back().term, "a a a c");
   EXPECT_EQ(found.back().end, text.size());
+}
+
+// The naive definition: at each start after a non-word byte (or the text's
+// start), the longest term whose folded bytes follow and end before a
+// non-word byte (or the end); the scan resumes after it.
+std::vector<std::string> NaiveFind(const std::vector<std::string>& terms, const std::string& text) {
+  const auto word = [](unsigned char c) { return std::isalnum(c) || c >= 0x80; };
+  const auto fold = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string folded = fold(text);
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t best = 0;
+    std::string best_term;
+    if (i == 0 || !word(static_cast<unsigned char>(text[i - 1]))) {
+      for (const std::string& t : terms) {
+        const std::string ft = fold(t);
+        const size_t end = i + ft.size();
+        if (ft.size() > best && folded.compare(i, ft.size(), ft) == 0 &&
+            (end == text.size() || !word(static_cast<unsigned char>(text[end])))) {
+          best = ft.size();
+          best_term = t;
+        }
+      }
+    }
+    if (best == 0) {
+      ++i;
+      continue;
+    }
+    out.push_back(absl::StrCat(best_term, "@", i, "-", i + best));
+    i += best;
+  }
+  return out;
+}
+
+// Differential: random terms and texts over a small alphabet (letters of
+// both cases, a digit, space, comma, a two-byte letter) give the same
+// matches as the naive definition.
+TEST(Gazetteer, AgreesWithTheNaiveDefinitionOnRandomInputs) {
+  const std::vector<std::string> alphabet = {"a", "b", "A", "B", "1", " ", ",", "\xC3\xA9"};
+  std::mt19937 rng(13);
+  const auto random_string = [&](int max_symbols, bool term) {
+    std::string s;
+    const int n = 1 + static_cast<int>(rng() % max_symbols);
+    for (int k = 0; k < n; ++k) s += alphabet[rng() % alphabet.size()];
+    if (term) {
+      // Terms are whitespace-normalised and non-empty, as Add stores them.
+      std::string normal;
+      for (char c : s) {
+        if (c == ' ' && (normal.empty() || normal.back() == ' ')) continue;
+        normal.push_back(c);
+      }
+      while (!normal.empty() && normal.back() == ' ') normal.pop_back();
+      return normal.empty() ? std::string("a") : normal;
+    }
+    return s;
+  };
+  int matches = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> terms;
+    Gazetteer g;
+    for (int k = 0; k < 6; ++k) {
+      const std::string t = random_string(5, /*term=*/true);
+      if (g.Contains(t)) continue;  // first spelling wins in both
+      ASSERT_TRUE(g.Add(t));
+      terms.push_back(t);
+    }
+    for (int k = 0; k < 20; ++k) {
+      const std::string text = random_string(40, /*term=*/false);
+      const std::vector<std::string> expected = NaiveFind(terms, text);
+      matches += static_cast<int>(expected.size());
+      ASSERT_EQ(Found(g, text), expected) << "text \"" << text << "\", terms " << testing::PrintToString(terms);
+    }
+  }
+  EXPECT_GT(matches, 1000);  // the inputs do exercise matching
 }
 
 // ---- Built-in gazetteers --------------------------------------------------------
@@ -291,6 +371,39 @@ TEST(Annotator, PagesWithNothingToAnnotate) {
   EXPECT_TRUE(annotator->Annotate(Parse("<html></html>")).empty());
   EXPECT_TRUE(annotator->Annotate(Parse("<html><body><p>Nothing here</p></body></html>")).empty());
   EXPECT_TRUE(annotator->Annotate(Parse("<html><head><title>Bath</title></head></html>")).empty());
+}
+
+// The shipped schemas with the built-in gazetteers on one listing each:
+// every attribute the listing states is annotated, with its value.
+TEST(Annotator, ShippedSchemasOnListings) {
+  const std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> cases = {
+      {"deploy/schemas/used_cars.json",
+       "<li><a href=\"/used/123\">2015 BMW X5 xDrive30d M Sport</a>"
+       "<p>45,000 miles | Diesel | Automatic | 3.0L | Black | SUV</p>"
+       "<p>\xC2\xA3" "18,995</p><p>Smith Motors, Leeds</p></li>",
+       {"details_url=http://dealer.test/used/123@0-0 in a", "year=2015@0-4 in a", "make=BMW@5-8 in a (gaz)",
+        "model=X5@9-11 in a (gaz)", "mileage=45,000@0-6 in p", "fuel=Diesel@15-21 in p",
+        "transmission=Automatic@24-33 in p", "engine_size=3.0@36-39 in p", "colour=Black@43-48 in p",
+        "body_type=SUV@51-54 in p", "price=\xC2\xA3" "18,995@0-8 in p", "location=Leeds@14-19 in p (gaz)"}},
+      {"deploy/schemas/real_estate.json",
+       "<li><h3><a href=\"/property/9\">3 bedroom semi-detached house for sale</a></h3>"
+       "<p>Guide price \xC2\xA3" "325,000</p><p>Walton Street, Oxford OX2 6AE</p>"
+       "<p>2 bathrooms, 1 reception room</p></li>",
+       {"details_url=http://dealer.test/property/9@0-0 in a", "bedrooms=3@0-1 in a",
+        "property_type=semi-detached@10-23 in a", "property_type=house@24-29 in a",
+        "legal_status=for sale@30-38 in a", "price=\xC2\xA3" "325,000@12-21 in p",
+        "location=Oxford@15-21 in p (gaz)", "postcode=OX2 6AE@22-29 in p", "bathrooms=2@0-1 in p",
+        "receptions=1@13-14 in p"}},
+  };
+  for (const auto& [file, body, expected] : cases) {
+    absl::StatusOr<schema::CompiledSchema> schema =
+        schema::CompiledSchema::FromFile(std::string(VERTEX_SOURCE_DIR) + "/" + file);
+    ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+    absl::StatusOr<Annotator> annotator = Annotator::Create(*schema, {});
+    ASSERT_TRUE(annotator.ok()) << annotator.status().ToString();
+    const html::Page page = Parse("<html><body><ul>" + body + "</ul></body></html>", "http://dealer.test/list");
+    EXPECT_EQ(Describe(*annotator, page), expected) << file;
+  }
 }
 
 // 100,000 records, each two text nodes (price, location): every one is

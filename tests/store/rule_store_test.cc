@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <thread>
 
@@ -802,6 +803,82 @@ TEST_P(RuleStoreTest, ConcurrentCommitsGetDistinctVersions) {
   EXPECT_EQ(store_->GetCluster("shop", "c").value().latest_version(), kThreads * kCommits);
 }
 
+TEST_P(RuleStoreTest, GazetteerTermsRoundTripReplaceAndSurviveReopening) {
+  EXPECT_THAT(store_->GetGazetteerTerms("real_estate", "location").value(), IsEmpty());
+  const GazetteerTerms terms = {{"Oxford", {3, 1, false}},
+                                {"Walton Street", {1, 2.5, true}},
+                                {"Bath/Wells", {0.1, 1e300, false}},
+                                {"Citro\xC3\xABn", {0, 0, false}}};
+  ASSERT_TRUE(store_->PutGazetteerTerms("real_estate", "location", terms).ok());
+  ASSERT_TRUE(store_->PutGazetteerTerms("real_estate", "location_2", {{"Leeds", {1, 0, false}}}).ok());
+  ASSERT_TRUE(store_->PutGazetteerTerms("used_cars", "location", {{"York", {2, 0, false}}}).ok());
+  const auto same = [](const GazetteerTerms& a, const GazetteerTerms& b) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [term, s] : a) {
+      const auto it = b.find(term);
+      if (it == b.end() || it->second.ev_pos != s.ev_pos || it->second.ev_neg != s.ev_neg ||
+          it->second.blacklisted != s.blacklisted) {
+        return false;
+      }
+    }
+    return true;
+  };
+  EXPECT_TRUE(same(store_->GetGazetteerTerms("real_estate", "location").value(), terms));
+  EXPECT_EQ(store_->GetGazetteerTerms("real_estate", "location_2").value().size(), 1u);
+  EXPECT_EQ(store_->GetGazetteerTerms("used_cars", "location").value().size(), 1u);
+  std::optional<std::string> raw =
+      engine_->NewReader()->Get(Family::kMeta, "gaz/real_estate/location/Walton Street").value();
+  EXPECT_EQ(raw, "N 1 2.5");
+
+  // A put replaces the attribute's whole set, and nothing else.
+  const GazetteerTerms fewer = {{"Oxford", {4, 1, false}}, {"Cowley", {1, 0, false}}};
+  ASSERT_TRUE(store_->PutGazetteerTerms("real_estate", "location", fewer).ok());
+  Reopen();
+  EXPECT_TRUE(same(store_->GetGazetteerTerms("real_estate", "location").value(), fewer));
+  EXPECT_EQ(store_->GetGazetteerTerms("real_estate", "location_2").value().size(), 1u);
+  ASSERT_TRUE(store_->PutGazetteerTerms("real_estate", "location", {}).ok());
+  EXPECT_THAT(store_->GetGazetteerTerms("real_estate", "location").value(), IsEmpty());
+  EXPECT_EQ(store_->GetGazetteerTerms("used_cars", "location").value().size(), 1u);
+}
+
+TEST_P(RuleStoreTest, GazetteerTermsRejectBadNamesAndStates) {
+  ASSERT_TRUE(store_->PutGazetteerTerms("re", "location", {{"Oxford", {1, 0, false}}}).ok());
+  const struct {
+    std::string vertical, attribute;
+    GazetteerTerms terms;
+    std::string message;
+  } cases[] = {
+      {"", "location", {}, "vertical is empty"},
+      {"real/estate", "location", {}, "contains a '/'"},
+      {std::string("r\0e", 3), "location", {}, "NUL"},
+      {"re", "Location", {}, "attribute \"Location\" does not match"},
+      {"re", "", {}, "attribute \"\" does not match"},
+      {"re", "location", {{"", {}}}, "gazetteer term \"\" is empty"},
+      {"re", "location", {{std::string(201, 'x'), {}}}, "longer than 200 bytes"},
+      {"re", "location", {{"Bath", {-1, 0, false}}}, "gazetteer term \"Bath\": evidence"},
+      {"re", "location", {{"Bath", {0, std::numeric_limits<double>::quiet_NaN(), false}}}, "not finite"},
+  };
+  for (const auto& c : cases) {
+    const absl::Status s = store_->PutGazetteerTerms(c.vertical, c.attribute, c.terms);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.message << ": " << s;
+    EXPECT_THAT(std::string(s.message()), HasSubstr(c.message));
+  }
+  EXPECT_EQ(store_->GetGazetteerTerms("a/b", "location").status().code(), absl::StatusCode::kInvalidArgument);
+  // Nothing was written by the failures.
+  EXPECT_EQ(store_->GetGazetteerTerms("re", "location").value().size(), 1u);
+}
+
+TEST_P(RuleStoreTest, CorruptGazetteerTermIsDataLossNamingTheKey) {
+  ASSERT_TRUE(store_->PutGazetteerTerms("re", "location", {{"Oxford", {1, 0, false}}}).ok());
+  CorruptValue(*engine_, Family::kMeta, keys::GazetteerTerm("re", "location", "Oxford"), "U one 0");
+  const absl::Status s = store_->GetGazetteerTerms("re", "location").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("default[\"gaz/re/location/Oxford\"]"));
+  // A put over the corrupt value repairs it.
+  ASSERT_TRUE(store_->PutGazetteerTerms("re", "location", {{"Oxford", {2, 0, false}}}).ok());
+  EXPECT_EQ(store_->GetGazetteerTerms("re", "location").value().at("Oxford").ev_pos, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, RuleStoreTest,
                          ::testing::Values(Backend::kMemory, Backend::kRocksDb),
                          [](const auto& info) {
@@ -845,6 +922,25 @@ TEST(KeysTest, ValidateId) {
   EXPECT_EQ(ValidateId("site", std::string(1, '\0')).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ValidateId("site", std::string(kMaxIdBytes + 1, 'a')).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GazetteerTermCodec, ShortestRoundTripAndRejects) {
+  const GazetteerTermState states[] = {{0, 0, false}, {3, 0.5, true}, {0.1, 1e300, false}, {1.0 / 3, 7, true}};
+  for (const GazetteerTermState& s : states) {
+    const std::string value = EncodeGazetteerTerm(s);
+    const std::optional<GazetteerTermState> back = DecodeGazetteerTerm(value);
+    ASSERT_TRUE(back.has_value()) << value;
+    EXPECT_EQ(back->ev_pos, s.ev_pos) << value;
+    EXPECT_EQ(back->ev_neg, s.ev_neg) << value;
+    EXPECT_EQ(back->blacklisted, s.blacklisted) << value;
+  }
+  EXPECT_EQ(EncodeGazetteerTerm({3, 0.5, true}), "N 3 0.5");
+  EXPECT_EQ(EncodeGazetteerTerm({12, 0, false}), "U 12 0");
+  for (const char* bad : {"", "U", "U 1", "U 1 ", "X 1 2", "u 1 2", "U  1 2", "U 1 2 3", "U 1 2x", "U -1 2",
+                          "U nan 2", "U inf 2", "U 1,5 2", "N 1e999 0"}) {
+    EXPECT_FALSE(DecodeGazetteerTerm(bad).has_value()) << bad;
+  }
+  EXPECT_EQ(keys::GazetteerTerm("used_cars", "model", "3 Series"), "gaz/used_cars/model/3 Series");
 }
 
 // ---- The in-memory engine's faults -------------------------------------------
