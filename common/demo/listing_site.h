@@ -10,7 +10,9 @@
 //   http://<host>/search?page=N&area=<place-slug>
 // with, inside <main>: a heading, a result count, an average price (outside
 // the records), a refinement menu (places with counts, price selects), an
-// optional featured block (a second data area of 3-4 cards), the main list,
+// optional featured block (a second data area of 3-4 cards: link, price,
+// location, and bedrooms and property type or make and model in the card's
+// title "3 bed Cottage" / "BMW X5"), the main list,
 // pagination; navigation in the header and popular towns in the footer.
 //
 // Record layouts (RecordLayout): one child per record (li, div, tr), records
@@ -24,6 +26,9 @@
 //   used_cars    make (regular), model, price (regular, pivot), year,
 //                mileage, fuel, transmission, engine_size, colour,
 //                body_type, location, dealer, link
+// Used-car dealers are named after a town ("Ashford Motors": a false
+// location inside the record) or a family, and the seller line shows the
+// location before or after the dealer (per site).
 // Truth values (eval::TruthValue::value) are what an extractor should
 // return: the price as shown ("£250,000", without "Guide price" or "pcm"),
 // the place name, the postcode, the number of bedrooms, bathrooms,
