@@ -792,7 +792,7 @@ void PageBuilder::Footer() {
   h_.Open("footer");
   if (options_.footer_towns) {
     h_.Elem("h3", "", "Popular searches").Open("ul", "class=\"towns\"");
-    const int towns = static_cast<int>(rng_.Range(20, 30));
+    const int towns = static_cast<int>(rng_.Range(24, 34));
     for (int i = 0; i < towns; ++i) {
       const std::string& town = RandomPlace(rng_);
       h_.Elem("li", "", internal::Link(absl::StrCat("/search?area=", Slugify(town)),

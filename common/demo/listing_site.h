@@ -124,12 +124,15 @@ struct ListingSiteOptions {
   // Numbers (and prices) in about 40% of descriptions ("1 bedroom flat to
   // sublet"); off: descriptions hold no digit.
   bool description_numbers = true;
-  // A refinement menu: 8-14 places with counts, min/max price selects.
+  // A refinement menu: 10-16 places with counts, min/max price selects of
+  // 10 prices each. With the footer, the average price, old prices and
+  // descriptions: about 25 false prices and 50 false locations per page (the
+  // paper's corpus: about 22 and more than 50).
   bool refinement_menu = true;
   bool pagination = true;
   // The header's navigation menu.
   bool navigation = true;
-  // "Popular searches": 12-20 towns in the footer.
+  // "Popular searches": 24-34 towns in the footer.
   bool footer_towns = true;
   // Fraction of pages with a noise sibling at the head or the tail of the
   // main list (same tag as a record), 0..1.
