@@ -81,6 +81,8 @@ constexpr const char* kBodyTypes[] = {"Hatchback", "Saloon", "Estate", "SUV",
 constexpr const char* kEngines[] = {"1.0L", "1.2L", "1.4L", "1.5L", "1.6L", "2.0L", "2.5L", "3.0L"};
 constexpr const char* kTrims[] = {"SE",     "Sport",  "M Sport", "S line",  "Titanium",
                                   "Zetec",  "GT Line", "Tekna", "Design", "Limited Edition"};
+constexpr const char* kDealerFamilies[] = {"Hargreaves", "Pendleton", "Ashcroft", "Whitmore",
+                                           "Okafor",     "Brennan",   "Lindqvist", "Castellano"};
 constexpr const char* kDealerSuffixes[] = {" Motors", " Car Centre", " Cars", " Autos",
                                            " Motor Company"};
 constexpr const char* kRoads[] = {"A4", "A1", "M25", "A3", "M4", "A12", "M6", "A30"};
@@ -124,6 +126,7 @@ struct Style {
   bool fact_list = true;  // facts as <ul><li> (else <span>s in a <p>)
   bool address_block = false;  // real estate: "Ashford, TN23 4AB" in one element
   bool split_title = false;    // used cars: make and model in their own spans
+  bool location_first = false;  // used cars: the seller line shows the location first
   const char* price_tag = "span";
   std::string record_class;
   int per_page = 10;
@@ -172,6 +175,7 @@ Style DrawStyle(const ListingSiteOptions& options) {
   s.fact_list = rng.Bernoulli(0.5);
   s.address_block = rng.Bernoulli(0.5);
   s.split_title = rng.Bernoulli(0.5);
+  s.location_first = rng.Bernoulli(0.5);
   s.price_tag = Pick(rng, kPriceTags);
   static constexpr const char* kClasses[] = {"result", "listing", "property-card", "search-item",
                                              "advert", "vehicle"};
@@ -394,7 +398,8 @@ void RecordBuilder::Facts(const std::map<std::string, std::string>& values) {
     }
   }
   if (items.empty()) return;
-  absl::StrAppend(&parts_.facts, style_.fact_list ? "<ul class=\"facts\">" : "<p class=\"facts\">",
+  absl::StrAppend(&parts_.facts, parts_.facts.empty() ? "" : " ",
+                  style_.fact_list ? "<ul class=\"facts\">" : "<p class=\"facts\">",
                   absl::StrJoin(items, style_.fact_list ? "" : " | "),
                   style_.fact_list ? "</ul>" : "</p>");
 }
@@ -473,8 +478,10 @@ void RecordBuilder::CarRecord() {
   std::vector<std::string> seller;
   const std::string place = rng_.Bernoulli(0.5) ? page_.area : RandomPlace(rng_);
   if (Present("dealer")) {
-    const std::string& town = RandomPlace(rng_);
-    const std::string dealer = absl::StrCat(town, Pick(rng_, kDealerSuffixes));
+    // Named after a town (a false location inside the record) or a family.
+    const std::string name =
+        rng_.Bernoulli(0.5) ? RandomPlace(rng_) : std::string(Pick(rng_, kDealerFamilies));
+    const std::string dealer = absl::StrCat(name, Pick(rng_, kDealerSuffixes));
     seller.push_back(Field("span", "dealer", dealer, "dealer", dealer));
   }
   if (Present("location")) {
@@ -484,8 +491,10 @@ void RecordBuilder::CarRecord() {
     const std::string text = code ? absl::StrCat(place, " (", district, ")") : place;
     seller.push_back(Field("span", "location", text, "location", place));
   }
+  if (style_.location_first) std::reverse(seller.begin(), seller.end());
   if (!seller.empty()) {
-    absl::StrAppend(&parts_.facts, "<p class=\"seller\">", absl::StrJoin(seller, " - "), "</p>");
+    absl::StrAppend(&parts_.facts, parts_.facts.empty() ? "" : " ", "<p class=\"seller\">",
+                    absl::StrJoin(seller, " - "), "</p>");
   }
 }
 
@@ -706,8 +715,12 @@ void PageBuilder::Featured(eval::ListTruthPage* truth) {
     r.link = url;
     std::string title;
     if (homes()) {
-      const int64_t beds = rng_.Range(1, 6);
-      title = absl::StrCat(beds, " bed ", Pick(rng_, kPropertyTypes));
+      // "3 bed Cottage": the card's bedrooms and property type.
+      const std::string beds = std::to_string(rng_.Range(1, 6));
+      const std::string type = Pick(rng_, kPropertyTypes);
+      title = absl::StrCat(beds, " bed ", type);
+      r.attributes["bedrooms"] = {beds, title};
+      r.attributes["property_type"] = {type, title};
     } else {
       const CarMake& make = ListingCarMakes()[rng_.Uniform(ListingCarMakes().size())];
       const std::string& model = make.models[rng_.Uniform(make.models.size())];
@@ -779,7 +792,7 @@ void PageBuilder::Footer() {
   h_.Open("footer");
   if (options_.footer_towns) {
     h_.Elem("h3", "", "Popular searches").Open("ul", "class=\"towns\"");
-    const int towns = static_cast<int>(rng_.Range(20, 30));
+    const int towns = static_cast<int>(rng_.Range(24, 34));
     for (int i = 0; i < towns; ++i) {
       const std::string& town = RandomPlace(rng_);
       h_.Elem("li", "", internal::Link(absl::StrCat("/search?area=", Slugify(town)),

@@ -10,7 +10,9 @@
 //   http://<host>/search?page=N&area=<place-slug>
 // with, inside <main>: a heading, a result count, an average price (outside
 // the records), a refinement menu (places with counts, price selects), an
-// optional featured block (a second data area of 3-4 cards), the main list,
+// optional featured block (a second data area of 3-4 cards: link, price,
+// location, and bedrooms and property type or make and model in the card's
+// title "3 bed Cottage" / "BMW X5"), the main list,
 // pagination; navigation in the header and popular towns in the footer.
 //
 // Record layouts (RecordLayout): one child per record (li, div, tr), records
@@ -24,6 +26,9 @@
 //   used_cars    make (regular), model, price (regular, pivot), year,
 //                mileage, fuel, transmission, engine_size, colour,
 //                body_type, location, dealer, link
+// Used-car dealers are named after a town ("Ashford Motors": a false
+// location inside the record) or a family, and the seller line shows the
+// location before or after the dealer (per site).
 // Truth values (eval::TruthValue::value) are what an extractor should
 // return: the price as shown ("£250,000", without "Guide price" or "pcm"),
 // the place name, the postcode, the number of bedrooms, bathrooms,
@@ -119,12 +124,15 @@ struct ListingSiteOptions {
   // Numbers (and prices) in about 40% of descriptions ("1 bedroom flat to
   // sublet"); off: descriptions hold no digit.
   bool description_numbers = true;
-  // A refinement menu: 8-14 places with counts, min/max price selects.
+  // A refinement menu: 10-16 places with counts, min/max price selects of
+  // 10 prices each. With the footer, the average price, old prices and
+  // descriptions: about 25 false prices and 50 false locations per page (the
+  // paper's corpus: about 22 and more than 50).
   bool refinement_menu = true;
   bool pagination = true;
   // The header's navigation menu.
   bool navigation = true;
-  // "Popular searches": 12-20 towns in the footer.
+  // "Popular searches": 24-34 towns in the footer.
   bool footer_towns = true;
   // Fraction of pages with a noise sibling at the head or the tail of the
   // main list (same tag as a record), 0..1.
