@@ -31,9 +31,9 @@
 // records, and a site repeats its menus and "popular searches" of real towns
 // on every page, which would otherwise outweigh each town's few
 // occurrences as a record's location. Measured on generated real-estate
-// listings (120 sites x 2 pages, 20% seed): counted everywhere, round 3
-// blacklisted 1,122 terms, most of them real places, and the location
-// typing collapsed (F1 60% -> 2%).
+// listings (120 sites x 2 pages, 20% seed): counted everywhere (with the
+// component rules of the time), round 3 blacklisted 1,122 terms, most of
+// them real places, and the location typing collapsed (F1 60% -> 2%).
 //
 // The digest's [proposed] readings are followed: evidence starts at zero only
 // for terms new to U (a known term keeps its evidence), the blacklist test is
