@@ -150,7 +150,10 @@ std::vector<std::string> NodeComponents(const TypedNode& typed) {
     const std::string text = t.Text();
     if (text.size() > budget) break;
     budget -= text.size();
-    for (const auto& [begin, end] : ComponentSpans(text)) {
+    for (const std::pair<size_t, size_t>& span : ComponentSpans(text)) {
+      // Plain copies: clang before 16 cannot capture structured bindings.
+      const size_t begin = span.first;
+      const size_t end = span.second;
       const bool inside = std::any_of(typed.annotations.begin(), typed.annotations.end(), [&](const Annotation* a) {
         return a->node == t && a->begin <= begin && end <= a->end && !(a->begin == begin && a->end == end);
       });
