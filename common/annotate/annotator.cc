@@ -1,11 +1,11 @@
 #include "common/annotate/annotator.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -33,13 +33,18 @@ unsigned char FoldByte(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c - 'A
 
 // ---- Gazetteer ---------------------------------------------------------------
 
-// A byte trie over the folded terms. Edges live in one hash map keyed by
-// (state, byte), so a trie of thousands of terms costs a few hundred KB and
-// a step is one lookup.
+// A byte trie over the folded terms. Each state keeps its children sorted
+// by byte in a small vector (below the root nearly every state has one or
+// two), and the root a dense table: a step costs a compare or two, not a
+// hash, which is what bounds the walk at every word start.
 struct Gazetteer::State {
-  // Per trie state: the index in `spellings` of the term ending here, or -1.
-  std::vector<int32_t> term_at{-1};
-  absl::flat_hash_map<uint64_t, int32_t> edges;
+  struct TrieNode {
+    // The index in `spellings` of the term ending here, or -1.
+    int32_t term = -1;
+    std::vector<std::pair<unsigned char, int32_t>> children;
+  };
+  std::vector<TrieNode> nodes{1};
+  std::array<int32_t, 256> root_children = MakeEmptyRoot();
   // Canonical spellings by term index (a removed term's entry stays,
   // unreferenced).
   std::vector<std::string> spellings;
@@ -48,11 +53,19 @@ struct Gazetteer::State {
   // The longest folded term ever added: how far a match attempt may walk.
   size_t max_length = 0;
 
-  static uint64_t Edge(int32_t state, unsigned char c) { return (static_cast<uint64_t>(state) << 8) | c; }
+  static std::array<int32_t, 256> MakeEmptyRoot() {
+    std::array<int32_t, 256> root;
+    root.fill(-1);
+    return root;
+  }
 
   int32_t Child(int32_t state, unsigned char c) const {
-    const auto it = edges.find(Edge(state, c));
-    return it == edges.end() ? -1 : it->second;
+    if (state == 0) return root_children[c];
+    for (const auto& [byte, child] : nodes[state].children) {
+      if (byte == c) return child;
+      if (byte > c) break;
+    }
+    return -1;
   }
 
   // The state reached by `folded`, created when `create`; -1 when absent.
@@ -62,9 +75,15 @@ struct Gazetteer::State {
       int32_t next = Child(state, c);
       if (next < 0) {
         if (!create) return -1;
-        next = static_cast<int32_t>(term_at.size());
-        term_at.push_back(-1);
-        edges.emplace(Edge(state, c), next);
+        next = static_cast<int32_t>(nodes.size());
+        nodes.emplace_back();
+        if (state == 0) {
+          root_children[c] = next;
+        } else {
+          auto& children = nodes[state].children;
+          const auto at = std::lower_bound(children.begin(), children.end(), std::make_pair(c, int32_t{-1}));
+          children.insert(at, {c, next});
+        }
       }
       state = next;
     }
@@ -85,7 +104,7 @@ bool Gazetteer::Add(std::string_view term) {
   const int32_t id = static_cast<int32_t>(state_->spellings.size());
   state_->spellings.push_back(spelling);
   state_->terms.emplace(folded, id);
-  state_->term_at[state_->Walk(folded, /*create=*/true)] = id;
+  state_->nodes[state_->Walk(folded, /*create=*/true)].term = id;
   state_->max_length = std::max(state_->max_length, folded.size());
   return true;
 }
@@ -93,7 +112,7 @@ bool Gazetteer::Add(std::string_view term) {
 bool Gazetteer::Remove(std::string_view term) {
   const auto it = state_->terms.find(html::FoldText(term));
   if (it == state_->terms.end()) return false;
-  state_->term_at[state_->Walk(it->first, /*create=*/false)] = -1;
+  state_->nodes[state_->Walk(it->first, /*create=*/false)].term = -1;
   state_->terms.erase(it);
   return true;
 }
@@ -131,7 +150,7 @@ std::vector<Gazetteer::Match> Gazetteer::Find(std::string_view text) const {
     for (size_t j = i; j < n && j - i < s.max_length; ++j) {
       state = s.Child(state, FoldByte(static_cast<unsigned char>(text[j])));
       if (state < 0) break;
-      const int32_t id = s.term_at[state];
+      const int32_t id = s.nodes[state].term;
       if (id >= 0 && (j + 1 == n || !IsWordByte(static_cast<unsigned char>(text[j + 1])))) {
         best_end = j + 1;
         best_id = id;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "common/html/text.h"
 
@@ -93,28 +94,74 @@ std::vector<std::string_view> Segments(std::string_view text) {
   return segments;
 }
 
-// Annotations of one typed node, and the spans they cover per text node.
+// TermComponents on normalised `text`, as [begin, end) spans of it.
+std::vector<std::pair<size_t, size_t>> ComponentSpans(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> out;
+  std::set<std::string> seen;
+  const auto add = [&](std::string_view c) {
+    c = TrimNonWord(c);
+    // One character ("A" of "Council tax band A") is no name.
+    if (c.size() < 2 || c.size() > kMaxTermBytes) return;
+    if (std::none_of(c.begin(), c.end(), [](char b) { return IsLetterByte(static_cast<unsigned char>(b)); })) return;
+    if (!seen.insert(html::FoldText(c)).second) return;
+    const size_t begin = static_cast<size_t>(c.data() - text.data());
+    out.emplace_back(begin, begin + c.size());
+  };
+  for (std::string_view segment : Segments(text)) {
+    std::vector<std::string_view> words = Words(segment);
+    // A leading house number ("12 Green Lane") is not part of the name.
+    size_t skip = 0;
+    while (skip < words.size() && std::none_of(words[skip].begin(), words[skip].end(), [](char b) {
+             return IsLetterByte(static_cast<unsigned char>(b));
+           })) {
+      ++skip;
+    }
+    words.erase(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(skip));
+    if (words.size() >= 2 && IsCapitalisedName(words)) {
+      add(std::string_view(words.front().data(), words.back().data() + words.back().size() - words.front().data()));
+    } else {
+      for (std::string_view w : words) add(w);
+    }
+  }
+  return out;
+}
+
+// A typed node, the gazetteer annotations of the attribute inside it, and
+// the other attributes' text annotations inside it.
 struct TypedNode {
   html::Node node;
   std::vector<const Annotation*> annotations;
+  std::vector<const Annotation*> foreign;
 };
 
-// The components of `node`'s text (a text node or an element's descendant
-// text nodes, up to kMaxComponentText bytes), with the spans of `annotations`
-// cut out: an annotated term is a component as a whole.
+// The components of `typed.node`'s text (a text node, or an element's
+// descendant text nodes while they total at most kMaxComponentText bytes),
+// except those inside one of its annotations' spans: an annotated term is a
+// component as a whole ("Newport Pagnell" gives neither "Newport" nor
+// "Pagnell"), while a longer name around an annotated term stays one
+// ("Great Holmmouth" around "Holmmouth"); and except those overlapping
+// another attribute's annotation (the "TN23 4AB" of "Marbury, TN23 4AB" is
+// a postcode, so neither "TN23" nor "4AB" is a place).
 std::vector<std::string> NodeComponents(const TypedNode& typed) {
   std::vector<std::string> out;
   size_t budget = kMaxComponentText;
   for (html::Node t = typed.node; t && budget > 0; t = t.NextInDocument(typed.node)) {
     if (!t.is_text()) continue;
-    std::string text = t.Text();
+    const std::string text = t.Text();
     if (text.size() > budget) break;
     budget -= text.size();
-    for (const Annotation* a : typed.annotations) {
-      if (!(a->node == t) || a->end > text.size()) continue;
-      std::fill(text.begin() + a->begin, text.begin() + a->end, ',');
+    for (const std::pair<size_t, size_t>& span : ComponentSpans(text)) {
+      // Plain copies: clang before 16 cannot capture structured bindings.
+      const size_t begin = span.first;
+      const size_t end = span.second;
+      const bool inside = std::any_of(typed.annotations.begin(), typed.annotations.end(), [&](const Annotation* a) {
+        return a->node == t && a->begin <= begin && end <= a->end && !(a->begin == begin && a->end == end);
+      });
+      const bool foreign = std::any_of(typed.foreign.begin(), typed.foreign.end(), [&](const Annotation* a) {
+        return a->node == t && a->begin < end && begin < a->end;
+      });
+      if (!inside && !foreign) out.push_back(text.substr(begin, end - begin));
     }
-    for (std::string& c : TermComponents(text)) out.push_back(std::move(c));
   }
   return out;
 }
@@ -124,25 +171,15 @@ std::vector<std::string> NodeComponents(const TypedNode& typed) {
 std::vector<std::string> TermComponents(std::string_view raw) {
   const std::string text = html::NormalizeSpace(raw);
   std::vector<std::string> out;
-  std::set<std::string> seen;
-  const auto add = [&](std::string_view c) {
-    c = TrimNonWord(c);
-    if (c.empty() || c.size() > kMaxTermBytes) return;
-    if (std::none_of(c.begin(), c.end(), [](char b) { return IsLetterByte(static_cast<unsigned char>(b)); })) return;
-    if (seen.insert(html::FoldText(c)).second) out.emplace_back(c);
-  };
-  for (std::string_view segment : Segments(text)) {
-    const std::vector<std::string_view> words = Words(segment);
-    if (words.size() >= 2 && IsCapitalisedName(words)) {
-      add(segment);
-    } else {
-      for (std::string_view w : words) add(w);
-    }
-  }
+  for (const auto& [begin, end] : ComponentSpans(text)) out.push_back(text.substr(begin, end - begin));
   return out;
 }
 
-GazetteerLearner::GazetteerLearner(int attribute, double theta) : attribute_(attribute), theta_(theta) {}
+GazetteerLearner::GazetteerLearner(int attribute, double theta)
+    : GazetteerLearner(attribute, GazetteerLearnerOptions{.theta = theta}) {}
+
+GazetteerLearner::GazetteerLearner(int attribute, const GazetteerLearnerOptions& options)
+    : attribute_(attribute), options_(options) {}
 
 bool GazetteerLearner::IsBlacklisted(const std::string& folded) const {
   const auto it = terms_.find(folded);
@@ -197,17 +234,37 @@ void GazetteerLearner::Observe(const amber::Typing& typing, const std::vector<An
       }
     }
   }
+  // The records' elements: noise is what the gazetteer annotates inside a
+  // record but not in the record's typed node.
+  absl::flat_hash_set<const void*> record_nodes;
+  for (const amber::DataArea& area : typing.areas) {
+    for (const amber::Record& record : area.records) {
+      for (const html::Node& n : record.nodes) record_nodes.insert(n.raw());
+    }
+  }
   // Each gazetteer annotation goes to the typed node holding it, or is
   // noise (term cleaning), once per node and term.
   std::set<std::pair<const void*, std::string>> noise_seen;
   for (const Annotation& a : annotations) {
-    if (a.attribute != attribute_ || !a.from_gazetteer) continue;
+    if (a.attribute != attribute_ || !a.from_gazetteer) {
+      // Another attribute's value inside a typed node is no term of this one.
+      if (a.attribute == attribute_ || !a.node.is_text()) continue;
+      html::Node holder = a.node;
+      while (holder && !index.contains(holder.raw())) holder = holder.parent();
+      if (holder) typed[index.at(holder.raw())].foreign.push_back(&a);
+      continue;
+    }
     html::Node holder = a.node;
-    while (holder && !index.contains(holder.raw())) holder = holder.parent();
+    bool in_record = false;
+    while (holder && !index.contains(holder.raw())) {
+      in_record = in_record || record_nodes.contains(holder.raw());
+      holder = holder.parent();
+    }
     if (holder) {
       typed[index.at(holder.raw())].annotations.push_back(&a);
       continue;
     }
+    if (!in_record && !options_.noise_outside_records) continue;
     const std::string folded = html::FoldText(a.value);
     if (noise_seen.emplace(a.node.raw(), folded).second) {
       Count& c = round_neg_[folded];
@@ -245,7 +302,7 @@ RoundResult GazetteerLearner::EndRound() {
   for (const auto& [folded, c] : round_neg_) {
     Term& term = FindOrAdd(folded, c.spelling, nullptr);
     term.state.ev_neg += c.count;
-    if (!term.state.blacklisted && term.state.ev_neg >= theta_ * term.state.ev_pos) {
+    if (!term.state.blacklisted && term.state.ev_neg >= options_.theta * term.state.ev_pos) {
       term.state.blacklisted = true;
       result.blacklisted.push_back(term.spelling);
     }

@@ -381,7 +381,7 @@ TEST(Annotator, ShippedSchemasOnListings) {
        "<li><a href=\"/used/123\">2015 BMW X5 xDrive30d M Sport</a>"
        "<p>45,000 miles | Diesel | Automatic | 3.0L | Black | SUV</p>"
        "<p>\xC2\xA3" "18,995</p><p>Smith Motors, Leeds</p></li>",
-       {"details_url=http://dealer.test/used/123@0-0 in a", "year=2015@0-4 in a", "make=BMW@5-8 in a (gaz)",
+       {"link=http://dealer.test/used/123@0-0 in a", "year=2015@0-4 in a", "make=BMW@5-8 in a (gaz)",
         "model=X5@9-11 in a (gaz)", "mileage=45,000@0-6 in p", "fuel=Diesel@15-21 in p",
         "transmission=Automatic@24-33 in p", "engine_size=3.0@36-39 in p", "colour=Black@43-48 in p",
         "body_type=SUV@51-54 in p", "price=\xC2\xA3" "18,995@0-8 in p", "location=Leeds@14-19 in p (gaz)"}},
@@ -389,7 +389,7 @@ TEST(Annotator, ShippedSchemasOnListings) {
        "<li><h3><a href=\"/property/9\">3 bedroom semi-detached house for sale</a></h3>"
        "<p>Guide price \xC2\xA3" "325,000</p><p>Walton Street, Oxford OX2 6AE</p>"
        "<p>2 bathrooms, 1 reception room</p></li>",
-       {"details_url=http://dealer.test/property/9@0-0 in a", "bedrooms=3@0-1 in a",
+       {"link=http://dealer.test/property/9@0-0 in a", "bedrooms=3@0-1 in a",
         "property_type=semi-detached@10-23 in a", "property_type=house@24-29 in a",
         "legal_status=for sale@30-38 in a", "price=\xC2\xA3" "325,000@12-21 in p",
         "location=Oxford@15-21 in p (gaz)", "postcode=OX2 6AE@22-29 in p", "bathrooms=2@0-1 in p",

@@ -31,6 +31,8 @@ TEST(TermComponents, SplitsAsTheDigestProposes) {
       {" , ; - ", {}},
       {std::string(201, 'x') + ", York", {"York"}},
       {"\xC5\xA0koda Octavia", {"\xC5\xA0koda Octavia"}},
+      {"12 Green Lane, Council tax band A", {"Green Lane", "Council", "tax", "band"}},
+      {"3-5 High Street", {"High Street"}},
   };
   for (const auto& [text, expected] : cases) EXPECT_EQ(TermComponents(text), expected) << text;
 }
@@ -45,22 +47,28 @@ class LearnerTest : public ::testing::Test {
     absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(
         R"js({"vertical":"re","record_level":true,"attributes":[
               {"name":"price","type":"price","regular":true,"pivot":true},
-              {"name":"location","regular":true,"gazetteer":"places"}]})js",
+              {"name":"location","regular":true,"gazetteer":"places"},
+              {"name":"postcode","regex":"\\b[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}\\b"}]})js",
         "test");
     ASSERT_TRUE(schema.ok()) << schema.status().ToString();
     schema_ = std::make_unique<schema::CompiledSchema>(*std::move(schema));
   }
 
   // Records: one <li> per entry of `locations` (its <i> text); `noise`:
-  // one <p> outside the records per entry.
+  // one <p> per entry, in the last record after its location (outside the
+  // records when there is none); `outside`: one <p> per entry after the list.
   void Observe(GazetteerLearner& learner, const std::vector<std::string>& locations,
-               const std::vector<std::string>& noise) {
+               const std::vector<std::string>& noise, const std::vector<std::string>& outside = {}) {
+    std::string paragraphs;
+    for (const std::string& n : noise) absl::StrAppend(&paragraphs, "<p>", n, "</p>");
     std::string html = "<html><body><ul>";
     for (size_t i = 0; i < locations.size(); ++i) {
-      absl::StrAppend(&html, "<li><b>\xC2\xA3", i + 1, "00,000</b><i>", locations[i], "</i></li>");
+      absl::StrAppend(&html, "<li><b>\xC2\xA3", i + 1, "00,000</b><i>", locations[i], "</i>",
+                      i + 1 == locations.size() ? paragraphs : "", "</li>");
     }
     html += "</ul>";
-    for (const std::string& n : noise) absl::StrAppend(&html, "<p>", n, "</p>");
+    if (locations.empty()) html += paragraphs;
+    for (const std::string& n : outside) absl::StrAppend(&html, "<p>", n, "</p>");
     html += "</body></html>";
     html::Parser parser;
     absl::StatusOr<html::Page> page = parser.Parse(html, "http://agent.test/");
@@ -149,7 +157,7 @@ TEST_F(LearnerTest, ThetaIsTheBlacklistFactor) {
     GazetteerLearner learner(kLocation, theta);
     Observe(learner, {"Walton Street"}, {});
     learner.EndRound();
-    Observe(learner, {}, {"Walton Street", "Walton Street.", "(Walton Street)"});
+    Observe(learner, {"Leeds"}, {"Walton Street", "Walton Street.", "(Walton Street)"});
     Observe(learner, {}, {});
     // 3 noise nodes against 1 value node: blacklisted while theta <= 3.
     const RoundResult r = learner.EndRound();
@@ -158,9 +166,37 @@ TEST_F(LearnerTest, ThetaIsTheBlacklistFactor) {
   GazetteerLearner lenient(kLocation, 2.5);
   Observe(lenient, {"Walton Street"}, {});
   lenient.EndRound();
-  Observe(lenient, {}, {"Walton Street", "on Walton Street"});
+  Observe(lenient, {"Leeds"}, {"Walton Street", "on Walton Street"});
   EXPECT_THAT(lenient.EndRound().blacklisted, IsEmpty());  // 2 < 2.5 x 1
   EXPECT_EQ(lenient.theta(), 2.5);
+}
+
+// A site repeats its menus and footer towns on every page: annotations
+// outside the records are noise only when the options say so.
+TEST_F(LearnerTest, NoiseOutsideRecordsCountsOnlyWhenAsked) {
+  for (const bool outside : {false, true}) {
+    GazetteerLearner learner(kLocation, GazetteerLearnerOptions{.theta = 1.5, .noise_outside_records = outside});
+    Observe(learner, {"Walton Street"}, {});
+    learner.EndRound();
+    Observe(learner, {"Leeds"}, {}, {"Walton Street", "Popular: Walton Street", "Walton Street, Leeds"});
+    const RoundResult r = learner.EndRound();
+    EXPECT_EQ(r.blacklisted.size(), outside ? 1u : 0u) << outside;
+    EXPECT_EQ(learner.terms().at("Walton Street").ev_neg, outside ? 3 : 0) << outside;
+  }
+}
+
+// Components inside an annotated term, and those overlapping another
+// attribute's annotation, are not terms; a name around an annotated term is.
+TEST_F(LearnerTest, AnnotatedSpansAndOtherAttributesShapeComponents) {
+  GazetteerLearner learner(kLocation);
+  learner.Seed(Terms({"Holmmouth", "Newport Pagnell"}));
+  Observe(learner, {"Great Holmmouth, TN23 4AB", "flat in Newport Pagnell", "12 Green Lane"}, {});
+  const RoundResult r = learner.EndRound();
+  EXPECT_THAT(r.added, ElementsAre("Great Holmmouth", "Green Lane", "flat", "in"));
+  EXPECT_EQ(learner.terms().at("Newport Pagnell").ev_pos, 1);
+  EXPECT_EQ(learner.terms().at("Holmmouth").ev_pos, 1);
+  EXPECT_EQ(learner.terms().count("TN23"), 0u);
+  EXPECT_EQ(learner.terms().count("Newport"), 0u);
 }
 
 TEST_F(LearnerTest, SeedNoiseIsNeverLearnt) {
