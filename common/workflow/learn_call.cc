@@ -344,7 +344,9 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
   PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
   ClusterLearnOptions learn_options = options_.learn;
-  if (schema.proto().record_level()) VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));
+  if (schema.proto().record_level()) {
+    VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));
+  }
   VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, learn_options));
   r.learnt.rule.set_site(site);
   r.learnt.rule.set_cluster_id(cluster.cluster_id());
