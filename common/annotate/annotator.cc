@@ -224,20 +224,21 @@ size_t NextCharBoundary(std::string_view text, size_t i) {
 }
 
 // Every match of `re` in `text`, left to right and non-overlapping; the
-// value (and span) is the first capturing group when the pattern has one,
+// value (and span) is the first capturing group that took part (ValueOfMatch),
 // else the whole match, trimmed of ASCII whitespace as
 // CompiledSchema::SelectValue trims it. Empty values are skipped.
 void AddRegexMatches(int attribute, const RE2& re, html::Node node, std::string_view text,
                      std::vector<Annotation>* out) {
-  const int group = re.NumberOfCapturingGroups() > 0 ? 1 : 0;
   const re2::StringPiece input(text.data(), text.size());
-  re2::StringPiece m[2];
+  re2::StringPiece m[schema::kMaxValueRegexGroups + 1];
   size_t pos = 0;
-  while (pos <= text.size() && re.Match(input, pos, input.size(), RE2::UNANCHORED, m, group + 1)) {
+  while (pos <= text.size() &&
+         re.Match(input, pos, input.size(), RE2::UNANCHORED, m, re.NumberOfCapturingGroups() + 1)) {
     const size_t match_end = static_cast<size_t>(m[0].data() - input.data()) + m[0].size();
-    if (m[group].data() != nullptr) {
-      size_t begin = static_cast<size_t>(m[group].data() - input.data());
-      size_t end = begin + m[group].size();
+    const re2::StringPiece value = schema::ValueOfMatch(re, m);
+    if (value.data() != nullptr) {
+      size_t begin = static_cast<size_t>(value.data() - input.data());
+      size_t end = begin + value.size();
       while (begin < end && absl::ascii_isspace(static_cast<unsigned char>(text[begin]))) ++begin;
       while (end > begin && absl::ascii_isspace(static_cast<unsigned char>(text[end - 1]))) --end;
       if (end > begin) {

@@ -33,7 +33,7 @@
 //   4. `split` when not null: cut at each separator (ASCII case-insensitive;
 //      "\n" is a line break), parts trimmed, empty parts dropped;
 //   5. `regex` (the schema's pattern, RE2) when not null: each part becomes
-//      its leftmost match (its first capturing group if it has one), trimmed
+//      its leftmost match (its first capturing group that takes part in it, if it has groups), trimmed
 //      of ASCII whitespace; parts where it finds nothing or an empty string
 //      are dropped; without regex empty parts are dropped;
 //   6. `multiple` false: only the first value is kept.

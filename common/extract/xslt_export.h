@@ -32,7 +32,7 @@
 //     With `regex` (the schema's RE2 pattern for the attribute: its explicit
 //     regex or its type's), the consumer finishes the job as
 //     schema::CompiledSchema::SelectValue does: each value becomes the
-//     pattern's leftmost match (its first capturing group when it has one),
+//     pattern's leftmost match (its first capturing group that takes part, when it has groups),
 //     trimmed of ASCII whitespace; values where the pattern finds nothing,
 //     or only an empty string, are dropped; then a single-valued attribute
 //     keeps the first remaining value. (So for a single-valued attribute the

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "common/html/text.h"
+#include "common/schema/schema.h"
 
 namespace vertex::rule {
 namespace {
@@ -38,8 +39,8 @@ size_t TargetOffset(const v1::TextRange& range, const std::vector<TextUnit>& uni
 }
 
 // The value a match gives: its first group when the regex has one, trimmed.
-std::optional<std::string_view> MatchValue(const re2::StringPiece* m, int groups) {
-  const re2::StringPiece& g = m[groups > 0 ? 1 : 0];
+std::optional<std::string_view> MatchValue(const RE2& regex, const re2::StringPiece* m) {
+  const re2::StringPiece g = schema::ValueOfMatch(regex, m);
   if (g.data() == nullptr) return std::nullopt;
   std::string_view v(g.data(), g.size());
   while (!v.empty() && absl::ascii_isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
@@ -107,9 +108,9 @@ std::optional<std::string> NearestMatch(const v1::TextRange& range, const RE2& r
   const std::vector<size_t> cp = CodePointIndex(normalized);
   const size_t target_byte = TargetOffset(range, TextUnits(normalized, range.unit()), normalized.size());
   const size_t target = cp[target_byte];
-  const int groups = std::min(regex.NumberOfCapturingGroups(), 1);
+  const int groups = std::min(regex.NumberOfCapturingGroups(), schema::kMaxValueRegexGroups);
   const re2::StringPiece input(normalized.data(), normalized.size());
-  re2::StringPiece m[2];
+  re2::StringPiece m[schema::kMaxValueRegexGroups + 1];
   std::optional<std::string_view> best;
   size_t best_distance = 0;
   // Only matches starting within kNearestMatchWindow bytes of the target and
@@ -137,7 +138,7 @@ std::optional<std::string> NearestMatch(const v1::TextRange& range, const RE2& r
     // Later matches start (and so end) further away.
     if (best && cp[start] > target && cp[start] - target > best_distance) break;
     const size_t distance = at > target ? at - target : target - at;
-    std::optional<std::string_view> value = MatchValue(m, groups);
+    std::optional<std::string_view> value = MatchValue(regex, m);
     // A tie goes to the earlier start, or with anchor_end to the later (two
     // matches may end at one place: "£7.49" and "7.49").
     if (value && (!best || distance < best_distance || (range.anchor_end() && distance == best_distance))) {

@@ -164,16 +164,24 @@ absl::StatusOr<std::unique_ptr<const RE2>> CompileValueRegex(
         absl::StrCat(AttributeContext(source, i, attr), "invalid ", field,
                      " \"", pattern, "\": ", re->error()));
   }
-  if (re->NumberOfCapturingGroups() > 1) {
+  if (re->NumberOfCapturingGroups() > kMaxValueRegexGroups) {
     return absl::InvalidArgumentError(
         absl::StrCat(AttributeContext(source, i, attr), field, " \"", pattern,
-                     "\" has ", re->NumberOfCapturingGroups(),
-                     " capturing groups; at most one (the value) is allowed"));
+                     "\" has ", re->NumberOfCapturingGroups(), " capturing groups; at most ",
+                     kMaxValueRegexGroups, " (the value is the first that takes part in a match)"));
   }
   return re;
 }
 
 }  // namespace
+
+re2::StringPiece ValueOfMatch(const RE2& re, const re2::StringPiece* submatches) {
+  const int groups = re.NumberOfCapturingGroups();
+  for (int g = 1; g <= groups; ++g) {
+    if (submatches[g].data() != nullptr) return submatches[g];
+  }
+  return groups > 0 ? re2::StringPiece() : submatches[0];
+}
 
 const char* KnownTypes() { return kKnownTypes; }
 
@@ -409,14 +417,13 @@ std::optional<std::string> CompiledSchema::SelectValue(
     size_t i, std::string_view text) const {
   const RE2* re = ValueRegex(i);
   if (re == nullptr) return std::string(text);
-  const int group = re->NumberOfCapturingGroups() > 0 ? 1 : 0;
-  re2::StringPiece matches[2];
+  re2::StringPiece matches[kMaxValueRegexGroups + 1];
   const re2::StringPiece input(text.data(), text.size());
-  if (!re->Match(input, 0, input.size(), RE2::UNANCHORED, matches, group + 1)) {
+  if (!re->Match(input, 0, input.size(), RE2::UNANCHORED, matches, re->NumberOfCapturingGroups() + 1)) {
     return std::nullopt;
   }
-  const std::string_view value = TrimAsciiWhitespace(
-      std::string_view(matches[group].data(), matches[group].size()));
+  const re2::StringPiece m = ValueOfMatch(*re, matches);
+  const std::string_view value = TrimAsciiWhitespace(std::string_view(m.data(), m.size()));
   if (value.empty()) return std::nullopt;
   return std::string(value);
 }

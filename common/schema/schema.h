@@ -31,7 +31,7 @@
 // Limits on the regexes a schema gives (they run over every candidate
 // node's text, so their cost must stay linear with a small factor): at most
 // kMaxValueRegexBytes of pattern, compiled within kValueRegexMaxMem bytes of
-// RE2 memory.
+// RE2 memory, with at most kMaxValueRegexGroups capturing groups.
 //
 // Thread-safety: a CompiledSchema is immutable; its const methods are safe to
 // call from many threads at once. Copies are cheap and share the compiled
@@ -57,6 +57,10 @@ inline constexpr size_t kMaxValueRegexBytes = 1024;
 // RE2's memory budget for compiling one value regex (RE2's own default is
 // 8 MiB).
 inline constexpr int64_t kValueRegexMaxMem = 1 << 20;
+// Capturing groups a value regex may have. The value of a match is its
+// first group that took part in it ("(?i)(\\d+) beds?|beds?: (\\d+)" reads
+// "3 beds" and "Beds: 3" alike), or the whole match without groups.
+inline constexpr int kMaxValueRegexGroups = 4;
 
 // The built-in value types, comma-separated, as error messages list them:
 // "price, phone, zip, date, isbn, url, image, number, text".
@@ -66,6 +70,12 @@ const char* KnownTypes();
 // "" and "text" (free text) and any unknown type. Each pattern has at most one
 // capturing group; when it has one, the group is the value.
 const char* TypeRegex(std::string_view type);
+
+// The value of a value regex's match: `submatches` holds the match and its
+// NumberOfCapturingGroups() groups (RE2::Match with that many + 1); the
+// first group that took part, else (no group) the whole match. A null piece
+// when the pattern has groups and none took part.
+re2::StringPiece ValueOfMatch(const RE2& re, const re2::StringPiece* submatches);
 
 // True for the types KnownTypes() lists and for "" (free text).
 bool IsKnownType(std::string_view type);
@@ -93,7 +103,7 @@ class CompiledSchema {
   // ones); an explicit regex does not compile (with RE2's error and the
   // pattern; a pattern whose program needs more than kValueRegexMaxMem
   // bytes does not), is longer than kMaxValueRegexBytes or has more than
-  // one capturing group; a record-level schema has no pivot or more than
+  // kMaxValueRegexGroups capturing groups; a record-level schema has no pivot or more than
   // one, or its pivot is not regular; a schema that is not record-level
   // has a pivot; a gazetteer name does not match [a-z][a-z0-9_]*; a
   // disjoint pair (by index) names an attribute the schema lacks, or the
@@ -141,7 +151,7 @@ class CompiledSchema {
   bool Disjoint(size_t i, size_t j) const;
 
   // Picks the i-th attribute's value out of `text` (already whitespace-
-  // normalised): the regex's leftmost match, or its first capturing group when
+  // normalised): the regex's leftmost match, or its first capturing group that took part in it when
   // the pattern has one, with surrounding ASCII whitespace trimmed. `text`
   // itself when the attribute has no regex. nullopt when the regex finds
   // nothing, or only an empty string: `text` holds no valid value.

@@ -241,13 +241,13 @@ TEST(FromJson, Rejects) {
       {"backreference (not RE2)",
        OneAttribute(R"js({"name":"x","regex":"(a)\\1"})js"),
        {"invalid regex \"(a)\\1\"", "invalid escape sequence"}},
-      {"regex with two groups",
-       OneAttribute(R"js({"name":"x","regex":"(\\d+)-(\\d+)"})js"),
-       {"attribute 0 (\"x\")", "\"(\\d+)-(\\d+)\"", "2 capturing groups"}},
-      {"regex with two named groups",
+      {"regex with five groups",
+       OneAttribute(R"js({"name":"x","regex":"(a)(b)(c)(d)(e)"})js"),
+       {"attribute 0 (\"x\")", "\"(a)(b)(c)(d)(e)\"", "5 capturing groups; at most 4"}},
+      {"regex with five named groups",
        OneAttribute(
-           R"js({"name":"x","type":"price","regex":"(?P<a>x)(?P<b>y)"})js"),
-       {"2 capturing groups"}},
+           R"js({"name":"x","type":"price","regex":"(?P<a>x)(?P<b>y)(?P<c>y)(?P<d>y)(?P<e>y)"})js"),
+       {"5 capturing groups"}},
   };
   for (const RejectCase& c : cases) {
     absl::StatusOr<CompiledSchema> schema =
@@ -818,6 +818,18 @@ TEST(SwdeGroundTruth, BookIsbnAndDateValuesSelectThemselves) {
     EXPECT_EQ(failures, 0) << attribute << ": " << failures << " of "
                            << values.size() << " values failed";
   }
+}
+
+TEST(SchemaTest, TheValueIsTheFirstGroupTakingPartInTheMatch) {
+  absl::StatusOr<CompiledSchema> schema = CompiledSchema::FromJson(
+      R"js({"vertical":"v","attributes":[{"name":"beds","regex":"(?i)\\b(\\d+) ?beds?\\b|\\bbeds?: ?(\\d+)\\b"},
+                                         {"name":"whole","regex":"[a-z]+\\d"}]})js",
+      "test.json");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  EXPECT_EQ(schema->SelectValue(0, "3 beds, garden").value_or("-"), "3");
+  EXPECT_EQ(schema->SelectValue(0, "Beds: 4").value_or("-"), "4");
+  EXPECT_FALSE(schema->SelectValue(0, "no number here").has_value());
+  EXPECT_EQ(schema->SelectValue(1, "see ab1 now").value_or("-"), "ab1");
 }
 
 }  // namespace
