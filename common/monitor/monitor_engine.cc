@@ -193,8 +193,13 @@ class MonitorCall {
   absl::StatusOr<v1::MonitorResponse> Finish(const MonitorEngineOptions& options);
 
  private:
-  MonitorCall(const v1::MonitorRequest& request, extract::SiteExtractor extractor, html::ParseOptions parse)
-      : request_fields_(request), extractor_(std::move(extractor)), parser_(parse), started_(NowMs()) {
+  MonitorCall(const v1::MonitorRequest& request, extract::SiteExtractor extractor, html::ParseOptions parse,
+              ListFieldTestOptions list)
+      : request_fields_(request),
+        extractor_(std::move(extractor)),
+        parser_(parse),
+        list_(list),
+        started_(NowMs()) {
     request_fields_.clear_pages();
   }
   void Index(std::vector<v1::ClusterRecord> records, const v1::SampleState& state);
@@ -205,6 +210,7 @@ class MonitorCall {
   v1::MonitorRequest request_fields_;  // the request without its pages
   extract::SiteExtractor extractor_;
   html::Parser parser_;
+  const ListFieldTestOptions list_;
   const int64_t started_;
   std::vector<ClusterUnderTest> clusters_;  // by index in extractor_.rules()
   std::map<std::string, size_t> bellwether_of_;  // URL -> cluster
@@ -227,7 +233,7 @@ absl::StatusOr<std::unique_ptr<MonitorCall>> MonitorCall::Start(const store::Rul
   VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, workflow::LoadSiteExtractor(store, request.site()));
   absl::StatusOr<v1::SampleState> state = store.GetSampleState(request.site());
   if (!state.ok() && !absl::IsNotFound(state.status())) return state.status();
-  std::unique_ptr<MonitorCall> call(new MonitorCall(request, std::move(extractor), options.parse));
+  std::unique_ptr<MonitorCall> call(new MonitorCall(request, std::move(extractor), options.parse, options.list));
   call->Index(std::move(records), state.ok() ? *state : v1::SampleState());
   return call;
 }
@@ -318,12 +324,15 @@ absl::Status MonitorCall::Check(const Route& route, const std::string& url, cons
   pc->set_routed_by(route.how);
   auto g = c.golden.find(url);
   VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results,
-                          CheckParsedPage(*c.rule, parsed, url, g == c.golden.end() ? nullptr : g->second, pc));
+                          CheckParsedPage(*c.rule, parsed, url, g == c.golden.end() ? nullptr : g->second, pc, list_));
   if (!parsed.page.ok()) return absl::OkStatus();
   const Agreement agreement = BestAgreement(c.signatures, parsed.vector);
   pc->set_agreement(static_cast<uint32_t>(agreement.bytes));
   if (std::string(route.how) != "nearest" || pc->covered()) return absl::OkStatus();
-  const std::string failure = extract::NearestMatchFailure(*c.rule, results);
+  // A list rule's checks are its field test's (ListFieldTest).
+  const std::string failure = !c.rule->record_level()              ? extract::NearestMatchFailure(*c.rule, results)
+                              : pc->record_failures().empty() ? ""
+                                                              : pc->record_failures(0);
   const std::string of = absl::StrCat("agreement ", agreement.bytes, "/", agreement.kept);
   if (failure.empty()) {
     c.verdict.set_nearest_matched(c.verdict.nearest_matched() + 1);
