@@ -84,13 +84,14 @@ std::string Evidence(const v1::PageCheck& c, const std::string& nearest) {
     why.push_back(absl::StrCat(a.attribute(), " was \"", absl::StrJoin(a.golden(), " | "), "\", now \"",
                                absl::StrJoin(a.fresh(), " | "), "\""));
   }
+  for (const std::string& f : c.record_failures()) why.push_back(f);
   return why.empty() ? "" : c.url() + ": " + absl::StrJoin(why, "; ");
 }
 
 // The verdict of a cluster from its checks; `nearest` as for Evidence, by
 // URL.
 void Judge(double threshold, const std::map<std::string, std::string>& nearest, v1::ClusterVerdict* v) {
-  uint32_t tested = 0, not_covered = 0, field_failed = 0, missing = 0, changed = 0, unreachable = 0;
+  uint32_t tested = 0, not_covered = 0, field_failed = 0, missing = 0, changed = 0, unreachable = 0, lists = 0;
   std::map<std::string, int> fetch_errors;
   for (const v1::PageCheck& c : v->checks()) {
     if (!c.fetch_error().empty()) {
@@ -118,6 +119,7 @@ void Judge(double threshold, const std::map<std::string, std::string>& nearest, 
     if (FailsFieldTest(c)) ++field_failed;
     if (c.missing_mandatory_size() > 0) ++missing;
     if (c.changed_constants_size() > 0) ++changed;
+    if (c.record_failures_size() > 0) ++lists;
     auto note = nearest.find(c.url());
     const std::string e = Evidence(c, note == nearest.end() ? "" : note->second);
     if (!e.empty() && v->evidence_size() < kMaxEvidence) v->add_evidence(e);
@@ -148,8 +150,12 @@ void Judge(double threshold, const std::map<std::string, std::string>& nearest, 
     v->set_reason(absl::StrCat("shingle test failed: the signature does not cover ", not_covered, suffix, unfetched));
   } else if (static_cast<double>(field_failed) / tested > threshold) {
     v->set_verdict(v1::ClusterVerdict::BROKEN);
+    // List pages (record-level rules) fail by their records instead.
+    const std::string records =
+        lists > 0 ? absl::StrCat(", ", lists, " with too few records or a regular attribute in too few") : "";
     v->set_reason(absl::StrCat("field test failed on ", field_failed, suffix, ": ", missing,
-                               " missing a mandatory attribute, ", changed, " with a changed constant", unfetched));
+                               " missing a mandatory attribute, ", changed, " with a changed constant", records,
+                               unfetched));
   } else {
     v->set_verdict(v1::ClusterVerdict::OK);
     v->set_reason(absl::StrCat("shingle test failed on ", not_covered, ", field test on ", field_failed, suffix,

@@ -9,8 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/monitor/rule_checks.h"
 #include "common/schema/schema.h"
+#include "common/store/rule_store.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/testing/rule_builders.h"
 
@@ -130,6 +133,67 @@ TEST(ListFieldTest, CheckPageFillsRecordFailures) {
   // Detail-rule checks do not apply: beds is mandatory but no record has it.
   EXPECT_EQ(bad.missing_mandatory_size(), 0);
   EXPECT_TRUE(FailsFieldTest(bad));
+}
+
+// A store with the list rule, its golden extraction of a 20-record page as
+// the bellwether's.
+std::unique_ptr<store::RuleStore> StoreWithListRule(const std::string& url) {
+  std::unique_ptr<store::RuleStore> store = store::NewInMemoryStore();
+  v1::SiteRecord site;
+  site.set_site("homes");
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(kSchemaJson, site.mutable_schema()).ok());
+  EXPECT_TRUE(store->PutSite(site).ok());
+  v1::ClusterRecord cluster;
+  cluster.set_cluster_id("c1");
+  cluster.set_url_regex(R"(http://list\.test/.*)");
+  EXPECT_TRUE(store->PutClusters("homes", {cluster}).ok());
+  store::RuleCommit commit;
+  commit.rule = ListRule();
+  commit.rule.set_site("homes");
+  commit.golden.push_back(GoldenOfRecords(url, Records(ListPage(20, 20)), Schema()));
+  commit.bellwether_urls = std::vector<std::string>{url};
+  EXPECT_TRUE(store->CommitRule(commit).ok());
+  return store;
+}
+
+v1::MonitorResponse MonitorOne(const store::RuleStore& store, const std::string& url, const std::string& html,
+                               double delta) {
+  MonitorEngineOptions options;
+  options.list.delta = delta;
+  MonitorEngine engine(&store, options);
+  v1::MonitorRequest request;
+  request.set_site("homes");
+  request.set_dry_run(true);
+  v1::Page* page = request.add_pages();
+  page->set_url(url);
+  page->set_html(html);
+  absl::StatusOr<v1::MonitorResponse> response = engine.Monitor(request);
+  EXPECT_TRUE(response.ok()) << response.status();
+  return response.value_or(v1::MonitorResponse());
+}
+
+TEST(ListFieldTest, MonitorJudgesAListClusterByItsRecords) {
+  const std::string url = "http://list.test/s";
+  const std::unique_ptr<store::RuleStore> store = StoreWithListRule(url);
+  const v1::MonitorResponse good = MonitorOne(*store, url, ListPage(18, 15), 0.2);
+  ASSERT_EQ(good.clusters_size(), 1);
+  EXPECT_EQ(good.clusters(0).verdict(), v1::ClusterVerdict::OK) << good.clusters(0).reason();
+
+  const v1::MonitorResponse bad = MonitorOne(*store, url, ListPage(12, 3), 0.2);
+  ASSERT_EQ(bad.clusters_size(), 1);
+  const v1::ClusterVerdict& v = bad.clusters(0);
+  EXPECT_EQ(v.verdict(), v1::ClusterVerdict::BROKEN) << v.reason();
+  EXPECT_NE(v.reason().find("1 with too few records or a regular attribute in too few"), std::string::npos)
+      << v.reason();
+  ASSERT_EQ(v.evidence_size(), 1);
+  EXPECT_EQ(v.evidence(0), url + ": 12 records, golden 20; price in 3 of 12 records");
+  ASSERT_EQ(v.checks_size(), 1);
+  EXPECT_EQ(v.checks(0).routed_by(), "bellwether");
+
+  // delta is an option: 12 of 20 passes the count at 0.5 (the price still fails).
+  const v1::MonitorResponse lenient = MonitorOne(*store, url, ListPage(12, 3), 0.5);
+  ASSERT_EQ(lenient.clusters_size(), 1);
+  EXPECT_EQ(lenient.clusters(0).evidence(0), url + ": price in 3 of 12 records");
 }
 
 }  // namespace
