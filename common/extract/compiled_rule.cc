@@ -356,7 +356,8 @@ absl::StatusOr<ListResult> CompiledRule::ApplyRecords(const html::Page& page) co
   }
   const int length = state_->rule.record().record_length();
   std::vector<html::Node> parents;  // the data areas, in page order
-  html::XPathBudget budget(page);
+  html::XPathBudget budget(kRecordXPathOperationsPerNode *
+                           (static_cast<unsigned long>(page.node_count()) + html::kXPathBudgetFloorNodes));
   // Once per page, not per record (it walks the page).
   const std::string base_url = rule::PageBaseUrl(page);
   size_t short_records = 0;

@@ -44,9 +44,12 @@
 //      unset its mandatory) without a value; it is OK when it misses none,
 //      else PARTIAL.
 // All the attribute XPaths of one page share one XPath budget
-// (html::XPathBudget: one page's), so a relative XPath that walks the page
-// from every start fails with ResourceExhausted instead of costing
-// 10,000 evaluations' budgets.
+// (html::XPathBudget) of kRecordXPathOperationsPerNode per node of the page,
+// a tenth of one evaluation's, so a relative XPath that walks the page from
+// every start fails with ResourceExhausted instead of costing 10,000
+// evaluations' budgets. (libxml2 does not count sorting node sets, so such
+// an XPath still costs more than its operations: list_extract_bench's
+// Hostile.) Ordinary relative XPaths need a few operations per record.
 //
 // Thread-safety: immutable after Create(); Apply() and ApplyRecords() may be
 // called from many threads at once.
@@ -84,6 +87,9 @@ struct AttributeResult {
 
 // Most records ApplyRecords() gives one page; record starts past it are cut.
 inline constexpr size_t kMaxListRecords = 10000;
+// The shared XPath budget of a page's record attributes, in libxml2
+// operations per node of the page (plus html::kXPathBudgetFloorNodes).
+inline constexpr unsigned long kRecordXPathOperationsPerNode = 100;
 // Largest RecordRule.record_length Create() accepts (AMBER's records are
 // 1-4 elements long; the bound keeps the tail walk small).
 inline constexpr int kMaxRecordLength = 100;

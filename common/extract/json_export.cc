@@ -207,10 +207,15 @@ absl::StatusOr<std::string> ExportXPath(const v1::AttributeRule& a) {
   return rewritten;
 }
 
-absl::StatusOr<std::vector<ExportedField>> ExportFields(const v1::Rule& rule, const schema::CompiledSchema& schema) {
-  if (absl::Status s = CompiledRule::Create(rule, schema).status(); !s.ok()) return s;
+absl::StatusOr<std::vector<ExportedField>> ExportFields(const v1::Rule& given, const schema::CompiledSchema& schema) {
+  absl::StatusOr<CompiledRule> compiled = CompiledRule::Create(given, schema);
+  if (!compiled.ok()) return compiled.status();
+  // As the engine runs it (record attributes without features).
+  const v1::Rule& rule = compiled->proto();
   std::vector<const v1::AttributeRule*> parts(schema.size(), nullptr);
-  for (const v1::AttributeRule& a : rule.attributes()) parts[schema.Find(a.attribute())] = &a;
+  for (const v1::AttributeRule& a : rule.has_record() ? rule.record().attributes() : rule.attributes()) {
+    parts[schema.Find(a.attribute())] = &a;
+  }
   std::vector<ExportedField> out;
   for (size_t i = 0; i < parts.size(); ++i) {
     ExportedField f;
@@ -237,6 +242,24 @@ absl::StatusOr<std::string> FieldsJson(const std::vector<ExportedField>& fields)
     out += (i ? ",\n  " : "\n  ") + FieldJson(f);
   }
   return out + "\n]}\n";
+}
+
+absl::StatusOr<std::string> RuleFieldsJson(const v1::Rule& rule, const schema::CompiledSchema& schema) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<ExportedField> fields, ExportFields(rule, schema));
+  VERTEX_ASSIGN_OR_RETURN(std::string json, FieldsJson(fields));
+  if (!rule.has_record()) return json;
+  absl::StatusOr<std::string> xpath = RewriteEndsWith(rule.record().record_xpath());
+  if (!xpath.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("record rule of cluster ", rule.cluster_id(), ": ",
+                                                   xpath.status().message()));
+  }
+  if (!util::IsValidUtf8(*xpath)) {
+    return absl::InvalidArgumentError("the record XPath holds a string that is not valid UTF-8");
+  }
+  // FieldsJson's {"fields":[...]}\n, wrapped.
+  json.pop_back();
+  return absl::StrCat("{\"record\":{\"xpath\":", JsonString(*xpath), ",\"length\":", rule.record().record_length(),
+                      ",", json.substr(1), "}\n");
 }
 
 absl::StatusOr<std::string> RangeRegex(const v1::TextRange& r) {

@@ -40,6 +40,21 @@
 // `css`, when given, selects exactly the element nodes `xpath` selects (for
 // element fields only: CSS cannot select text nodes).
 //
+// A record-level rule (Rule.record) is exported as its record XPath, its
+// record length and the fields of its record attributes:
+//
+//   {"record":{"xpath":"//ul[@class='results']/li","length":1,"fields":[
+//     {"name":"price","xpath":"span[@class='price']/text()",...},
+//     ...
+//   ]}}
+//
+// The consumer selects the record starts with `xpath` (the document as
+// context node; elements only, in document order, at most 10,000), and for
+// each start follows the recipe above for each field with the start as
+// context node (a record's tail siblings are reached by following-sibling
+// in the field XPaths). Record attributes are exported by their XPath (the
+// engine ignores their features).
+//
 // A field that cannot be exported has "unexported" with the reason: a rule
 // picked by a classifier, a value found by JSON path or by the typed match
 // nearest a learnt offset, an element's rendered text, a srcset's first URL,
@@ -91,13 +106,21 @@ std::string FieldUnexportedReason(const v1::AttributeRule& rule);
 // rewritten.
 absl::StatusOr<std::string> ExportXPath(const v1::AttributeRule& rule);
 
-// The fields of `rule` for `schema`. Errors: those of CompiledRule::Create
+// The fields of `rule` for `schema` (of its record attributes for a
+// record-level rule). Errors: those of CompiledRule::Create
 // (InvalidArgument naming the attribute), and those of ExportXPath.
 absl::StatusOr<std::vector<ExportedField>> ExportFields(const v1::Rule& rule, const schema::CompiledSchema& schema);
 
 // The fields as the JSON document above (UTF-8, one line per field).
 // InvalidArgument naming the field when a string is not valid UTF-8.
 absl::StatusOr<std::string> FieldsJson(const std::vector<ExportedField>& fields);
+
+// The export of `rule` as `vertexctl rules export --format fields` writes
+// it: FieldsJson(ExportFields(...)) for a detail rule, the {"record":...}
+// document above for a record-level rule. Errors: ExportFields's and
+// FieldsJson's, and InvalidArgument naming the cluster when the record
+// XPath cannot be rewritten or is not valid UTF-8.
+absl::StatusOr<std::string> RuleFieldsJson(const v1::Rule& rule, const schema::CompiledSchema& schema);
 
 // The RE2 pattern (also valid Python re) whose first group is what `range`
 // selects from a normalised text (rule/text_range.h ApplyTextRange);

@@ -10,6 +10,7 @@
 #include "common/extract/compiled_rule.h"
 #include "common/extract/json_export.h"
 #include "common/html/xpath.h"
+#include "common/util/status_macros.h"
 #include "common/util/utf8.h"
 
 namespace vertex::extract {
@@ -386,11 +387,57 @@ const std::pair<const char*, const char*>* XsltLimit(const v1::AttributeRule& a)
   return nullptr;
 }
 
-// The rule's part for each schema attribute (null when none).
+// The rule's part for each schema attribute (null when none): the record's
+// attributes for a record-level rule.
 std::vector<const v1::AttributeRule*> BySchemaIndex(const v1::Rule& rule, const schema::CompiledSchema& schema) {
   std::vector<const v1::AttributeRule*> out(schema.size(), nullptr);
-  for (const v1::AttributeRule& a : rule.attributes()) out[schema.Find(a.attribute())] = &a;
+  const auto& parts = rule.has_record() ? rule.record().attributes() : rule.attributes();
+  for (const v1::AttributeRule& a : parts) out[schema.Find(a.attribute())] = &a;
   return out;
+}
+
+// One <attribute> per schema attribute, in schema order.
+absl::StatusOr<std::string> AttributeElements(const v1::Rule& rule, const schema::CompiledSchema& schema) {
+  std::string out;
+  const std::vector<const v1::AttributeRule*> parts = BySchemaIndex(rule, schema);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& name = schema.attribute(i).name();
+    if (parts[i] == nullptr) {
+      out += UnexportedAttribute(name, "no-rule");
+    } else if (parts[i]->method() == v1::AttributeRule::CLASSIFIER) {
+      out += UnexportedAttribute(name, "classifier");
+    } else if (const auto* limit = XsltLimit(*parts[i])) {
+      out += UnexportedAttribute(name, limit->first);
+    } else {
+      absl::StatusOr<std::string> element = ExportedAttribute(*parts[i], schema, i);
+      if (!element.ok()) return element.status();
+      out += *element;
+    }
+  }
+  return out;
+}
+
+// The <list> of a record-level rule: a for-each over the record starts
+// (elements, at most kMaxListRecords) writing one <record> each, its
+// attributes evaluated with the start as context node.
+absl::StatusOr<std::string> ListElement(const v1::Rule& rule, const schema::CompiledSchema& schema) {
+  const std::string where = absl::StrCat("record rule of cluster ", rule.cluster_id(), ": ");
+  absl::StatusOr<std::string> starts = RewriteEndsWith(rule.record().record_xpath());
+  if (!starts.ok()) return absl::InvalidArgumentError(where + std::string(starts.status().message()));
+  if (!IsXmlText(*starts)) return absl::InvalidArgumentError(where + "record XPath holds a character XML cannot hold");
+  VERTEX_ASSIGN_OR_RETURN(std::string attributes, AttributeElements(rule, schema));
+  const std::string select = AttributeText(absl::StrCat("(", *starts, ")[self::*]"), false);
+  // The data area: the start's parent's rank among the starts' parents in
+  // document order (those before it: preceding or ancestors).
+  return absl::StrCat(
+      "<list site=\"", AttributeText(rule.site(), true), "\" cluster=\"", AttributeText(rule.cluster_id(), true),
+      "\" version=\"", rule.version(), "\" length=\"", rule.record().record_length(), "\">\n",
+      "<xsl:variable name=\"vertex-areas\" select=\"", select, "/..\"/>\n", "<xsl:for-each select=\"", select,
+      "[position() &lt;= ", kMaxListRecords, "]\">\n",
+      "<xsl:variable name=\"vertex-before\" select=\"../preceding::* | ../ancestor::*\"/>\n",
+      "<record index=\"{position() - 1}\" data-area=\"{count($vertex-areas[count(. | $vertex-before) = "
+      "count($vertex-before)])}\">\n",
+      attributes, "</record>\n</xsl:for-each>\n</list>\n");
 }
 
 absl::StatusOr<std::string> RecordStart(const v1::Rule& rule) {
@@ -414,27 +461,19 @@ absl::StatusOr<std::string> RewriteEndsWith(std::string_view xpath) {
   return EndsWithRewriter(xpath).Rewrite({0, xpath.size()}, 0);
 }
 
-absl::StatusOr<std::string> ExportXslt(const v1::Rule& rule, const schema::CompiledSchema& schema) {
-  if (absl::Status s = CompiledRule::Create(rule, schema).status(); !s.ok()) return s;
+absl::StatusOr<std::string> ExportXslt(const v1::Rule& given, const schema::CompiledSchema& schema) {
+  absl::StatusOr<CompiledRule> compiled = CompiledRule::Create(given, schema);
+  if (!compiled.ok()) return compiled.status();
+  // As the engine runs it (record attributes without features).
+  const v1::Rule& rule = compiled->proto();
   absl::StatusOr<std::string> record = RecordStart(rule);
   if (!record.ok()) return record.status();
-  std::string out = kHead + *record;
-  const std::vector<const v1::AttributeRule*> parts = BySchemaIndex(rule, schema);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const std::string& name = schema.attribute(i).name();
-    if (parts[i] == nullptr) {
-      out += UnexportedAttribute(name, "no-rule");
-    } else if (parts[i]->method() == v1::AttributeRule::CLASSIFIER) {
-      out += UnexportedAttribute(name, "classifier");
-    } else if (const auto* limit = XsltLimit(*parts[i])) {
-      out += UnexportedAttribute(name, limit->first);
-    } else {
-      absl::StatusOr<std::string> element = ExportedAttribute(*parts[i], schema, i);
-      if (!element.ok()) return element.status();
-      out += *element;
-    }
+  if (rule.has_record()) {
+    VERTEX_ASSIGN_OR_RETURN(std::string list, ListElement(rule, schema));
+    return kHead + list + kTail;
   }
-  return out + "</record>\n" + kTail;
+  VERTEX_ASSIGN_OR_RETURN(std::string attributes, AttributeElements(rule, schema));
+  return kHead + *record + attributes + "</record>\n" + kTail;
 }
 
 }  // namespace vertex::extract

@@ -56,6 +56,27 @@
 //   - exported="false" reason="no-rule": the rule has no part for the
 //     attribute (the engine finds no value either). No values.
 //
+// A record-level rule (Rule.record) gives, instead of <record>, one <list>
+// with one <record> per record of the page (CompiledRule::ApplyRecords):
+//
+//   <list site="homes" cluster="c2" version="1" length="2">
+//     <record index="0" data-area="0">
+//       <attribute name="price" multi-valued="false" regex="...">
+//         <value>£250,000</value>
+//       </attribute>
+//       ...
+//     </record>
+//     ...
+//   </list>
+//
+// The record starts are the elements the record XPath selects, in document
+// order, at most kMaxListRecords; `index` counts from 0; each <attribute>
+// is as above with the record's attribute XPath evaluated with the start
+// as context node (tail siblings via following-sibling work as-is). The
+// data area is the rank of the start's parent among the starts' parents
+// in document order: the engine ranks them by their first record, the
+// same unless one data area nests in another and its records come first.
+//
 // The XPath is rendered from the rule's features when it has them (what the
 // engine evaluates; label-first, rule/features.h), else the rule's XPath;
 // in both, calls of the engine's extension

@@ -165,15 +165,30 @@ namespace {
 // Evaluates `comp` with `context` (the document when null) as context node,
 // under `budget` when not null (else the page's own budget).
 absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& expression,
-                                   const Page& page, Node context, XPathBudget* budget = nullptr) {
+                                   const Page& page, Node context, XPathBudget* budget = nullptr,
+                                   xmlXPathContext* shared = nullptr) {
   if (budget != nullptr && budget->remaining() == 0) {
     return absl::ResourceExhaustedError("XPath '" + expression + "': the shared XPath evaluation budget of " +
                                         std::to_string(budget->total()) + " operations on page '" + page.url() +
                                         "' is spent");
   }
   ErrorCapture capture;
-  ContextPtr ctx = NewContext(page, context, budget != nullptr ? budget->remaining() : 0);
-  ObjectPtr result(xmlXPathCompiledEval(comp, ctx.get()));
+  ContextPtr own;
+  xmlXPathContext* ctx = nullptr;
+  if (shared != nullptr) {
+    ctx = shared;
+    // Reset what an evaluation reads or leaves behind.
+    ctx->node = context ? context.raw() : reinterpret_cast<xmlNodePtr>(page.doc());
+    ctx->opLimit = budget->remaining();
+    ctx->opCount = 0;
+    ctx->contextSize = -1;
+    ctx->proximityPosition = -1;
+    xmlResetError(&ctx->lastError);
+  } else {
+    own = NewContext(page, context, 0);
+    ctx = own.get();
+  }
+  ObjectPtr result(xmlXPathCompiledEval(comp, ctx));
   if (budget != nullptr) budget->Spend(ctx->opCount);
   // libxml2 2.9.14 sets lastError only where some steps pass the limit
   // (node collection stops at it silently): opCount reaching opLimit says
@@ -199,14 +214,31 @@ absl::StatusOr<ObjectPtr> Evaluate(xmlXPathCompExprPtr comp, const std::string& 
 
 }  // namespace
 
+XPathBudget::XPathBudget(unsigned long operations) : remaining_(operations), total_(operations) {}
 XPathBudget::XPathBudget(const Page& page) : XPathBudget(XPathOperationBudget(page)) {}
+XPathBudget::XPathBudget(XPathBudget&&) noexcept = default;
+XPathBudget& XPathBudget::operator=(XPathBudget&&) noexcept = default;
+XPathBudget::~XPathBudget() = default;
+
+void XPathBudget::ContextDeleter::operator()(_xmlXPathContext* context) const { xmlXPathFreeContext(context); }
+
+_xmlXPathContext* XPathBudget::Context(const Page& page) {
+  if (context_ == nullptr || doc_ != page.doc()) {
+    context_.reset(NewContext(page, Node(), remaining_).release());
+    doc_ = page.doc();
+  }
+  return context_.get();
+}
 
 absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context) const {
   return Select(page, context, nullptr);
 }
 
 absl::StatusOr<std::vector<Node>> XPath::Select(const Page& page, Node context, XPathBudget* budget) const {
-  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context, budget);
+  // The budget's context (budget->Context(page)) only once it is known to
+  // be needed: Evaluate refuses a spent budget first.
+  xmlXPathContext* shared = budget != nullptr && budget->remaining() > 0 ? budget->Context(page) : nullptr;
+  absl::StatusOr<ObjectPtr> result = Evaluate(comp_.get(), expression_, page, context, budget, shared);
   if (!result.ok()) return result.status();
   if ((*result)->type != XPATH_NODESET) {
     return absl::InvalidArgumentError("XPath '" + expression_ + "' does not select nodes");

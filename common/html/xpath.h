@@ -43,6 +43,7 @@
 #include "common/html/page.h"
 
 struct _xmlXPathCompExpr;
+struct _xmlXPathContext;
 
 namespace vertex::html {
 
@@ -57,12 +58,19 @@ inline constexpr unsigned long kXPathBudgetFloorNodes = 1000;
 unsigned long XPathOperationBudget(const Page& page);
 
 // Operations left to a sequence of evaluations (XPath::Select with a
-// budget). Not thread-safe: one per thread (per page being evaluated).
+// budget) on one page, and the libxml2 evaluation context they share (made
+// at the first evaluation: a fresh context registers every XPath function
+// in a new hash table, which costs more than a short relative XPath). Not
+// thread-safe: one per thread and page; use it on one page only (another
+// page gets a context of its own, made again).
 class XPathBudget {
  public:
-  explicit XPathBudget(unsigned long operations) : remaining_(operations), total_(operations) {}
+  explicit XPathBudget(unsigned long operations);
   // The budget of one evaluation on `page`, shared.
   explicit XPathBudget(const Page& page);
+  XPathBudget(XPathBudget&&) noexcept;
+  XPathBudget& operator=(XPathBudget&&) noexcept;
+  ~XPathBudget();
 
   unsigned long remaining() const { return remaining_; }
   unsigned long total() const { return total_; }
@@ -70,8 +78,17 @@ class XPathBudget {
   void Spend(unsigned long operations) { remaining_ = operations >= remaining_ ? 0 : remaining_ - operations; }
 
  private:
+  friend class XPath;
+  struct ContextDeleter {
+    void operator()(_xmlXPathContext* context) const;
+  };
+  // The shared context, on `page`'s document (made or remade as needed).
+  _xmlXPathContext* Context(const Page& page);
+
   unsigned long remaining_;
   unsigned long total_;
+  std::unique_ptr<_xmlXPathContext, ContextDeleter> context_;
+  const _xmlDoc* doc_ = nullptr;
 };
 
 class XPath {

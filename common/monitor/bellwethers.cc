@@ -68,15 +68,24 @@ absl::Status AddBellwethers(const extract::CompiledRule& rule, const v1::SampleS
   for (size_t p : chosen) {
     if (urls.size() >= count) break;
     VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(p));
-    VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*page));
+    const site::PageFile* file = pool.File(p);
+    v1::GoldenExtraction golden;
     bool complete = true;
-    for (size_t i = 0; i < results.size(); ++i) {
-      complete = complete && !(rule.schema().attribute(i).mandatory() && results[i].values.empty());
+    if (rule.record_level()) {
+      // A list page is complete with a record (its own statuses aside).
+      VERTEX_ASSIGN_OR_RETURN(extract::ListResult list, rule.ApplyRecords(*page));
+      complete = !list.records.empty();
+      golden = GoldenOfRecords(file->url, list.records, rule.schema());
+    } else {
+      VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*page));
+      for (size_t i = 0; i < results.size(); ++i) {
+        complete = complete && !(rule.schema().attribute(i).mandatory() && results[i].values.empty());
+      }
+      golden = GoldenOf(file->url, results);
     }
     if (!complete && !is_annotated.count(p)) continue;
-    const site::PageFile* file = pool.File(p);
     urls.push_back(file->url);
-    commit->golden.push_back(GoldenOf(file->url, results));
+    commit->golden.push_back(std::move(golden));
     if (snapshotted.insert(file->url).second) {
       v1::PageSnapshot snap;
       snap.set_url(file->url);

@@ -84,13 +84,14 @@ std::string Evidence(const v1::PageCheck& c, const std::string& nearest) {
     why.push_back(absl::StrCat(a.attribute(), " was \"", absl::StrJoin(a.golden(), " | "), "\", now \"",
                                absl::StrJoin(a.fresh(), " | "), "\""));
   }
+  for (const std::string& f : c.record_failures()) why.push_back(f);
   return why.empty() ? "" : c.url() + ": " + absl::StrJoin(why, "; ");
 }
 
 // The verdict of a cluster from its checks; `nearest` as for Evidence, by
 // URL.
 void Judge(double threshold, const std::map<std::string, std::string>& nearest, v1::ClusterVerdict* v) {
-  uint32_t tested = 0, not_covered = 0, field_failed = 0, missing = 0, changed = 0, unreachable = 0;
+  uint32_t tested = 0, not_covered = 0, field_failed = 0, missing = 0, changed = 0, unreachable = 0, lists = 0;
   std::map<std::string, int> fetch_errors;
   for (const v1::PageCheck& c : v->checks()) {
     if (!c.fetch_error().empty()) {
@@ -118,6 +119,7 @@ void Judge(double threshold, const std::map<std::string, std::string>& nearest, 
     if (FailsFieldTest(c)) ++field_failed;
     if (c.missing_mandatory_size() > 0) ++missing;
     if (c.changed_constants_size() > 0) ++changed;
+    if (c.record_failures_size() > 0) ++lists;
     auto note = nearest.find(c.url());
     const std::string e = Evidence(c, note == nearest.end() ? "" : note->second);
     if (!e.empty() && v->evidence_size() < kMaxEvidence) v->add_evidence(e);
@@ -148,8 +150,12 @@ void Judge(double threshold, const std::map<std::string, std::string>& nearest, 
     v->set_reason(absl::StrCat("shingle test failed: the signature does not cover ", not_covered, suffix, unfetched));
   } else if (static_cast<double>(field_failed) / tested > threshold) {
     v->set_verdict(v1::ClusterVerdict::BROKEN);
+    // List pages (record-level rules) fail by their records instead.
+    const std::string records =
+        lists > 0 ? absl::StrCat(", ", lists, " with too few records or a regular attribute in too few") : "";
     v->set_reason(absl::StrCat("field test failed on ", field_failed, suffix, ": ", missing,
-                               " missing a mandatory attribute, ", changed, " with a changed constant", unfetched));
+                               " missing a mandatory attribute, ", changed, " with a changed constant", records,
+                               unfetched));
   } else {
     v->set_verdict(v1::ClusterVerdict::OK);
     v->set_reason(absl::StrCat("shingle test failed on ", not_covered, ", field test on ", field_failed, suffix,
@@ -193,8 +199,13 @@ class MonitorCall {
   absl::StatusOr<v1::MonitorResponse> Finish(const MonitorEngineOptions& options);
 
  private:
-  MonitorCall(const v1::MonitorRequest& request, extract::SiteExtractor extractor, html::ParseOptions parse)
-      : request_fields_(request), extractor_(std::move(extractor)), parser_(parse), started_(NowMs()) {
+  MonitorCall(const v1::MonitorRequest& request, extract::SiteExtractor extractor, html::ParseOptions parse,
+              ListFieldTestOptions list)
+      : request_fields_(request),
+        extractor_(std::move(extractor)),
+        parser_(parse),
+        list_(list),
+        started_(NowMs()) {
     request_fields_.clear_pages();
   }
   void Index(std::vector<v1::ClusterRecord> records, const v1::SampleState& state);
@@ -205,6 +216,7 @@ class MonitorCall {
   v1::MonitorRequest request_fields_;  // the request without its pages
   extract::SiteExtractor extractor_;
   html::Parser parser_;
+  const ListFieldTestOptions list_;
   const int64_t started_;
   std::vector<ClusterUnderTest> clusters_;  // by index in extractor_.rules()
   std::map<std::string, size_t> bellwether_of_;  // URL -> cluster
@@ -227,7 +239,7 @@ absl::StatusOr<std::unique_ptr<MonitorCall>> MonitorCall::Start(const store::Rul
   VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, workflow::LoadSiteExtractor(store, request.site()));
   absl::StatusOr<v1::SampleState> state = store.GetSampleState(request.site());
   if (!state.ok() && !absl::IsNotFound(state.status())) return state.status();
-  std::unique_ptr<MonitorCall> call(new MonitorCall(request, std::move(extractor), options.parse));
+  std::unique_ptr<MonitorCall> call(new MonitorCall(request, std::move(extractor), options.parse, options.list));
   call->Index(std::move(records), state.ok() ? *state : v1::SampleState());
   return call;
 }
@@ -318,12 +330,15 @@ absl::Status MonitorCall::Check(const Route& route, const std::string& url, cons
   pc->set_routed_by(route.how);
   auto g = c.golden.find(url);
   VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results,
-                          CheckParsedPage(*c.rule, parsed, url, g == c.golden.end() ? nullptr : g->second, pc));
+                          CheckParsedPage(*c.rule, parsed, url, g == c.golden.end() ? nullptr : g->second, pc, list_));
   if (!parsed.page.ok()) return absl::OkStatus();
   const Agreement agreement = BestAgreement(c.signatures, parsed.vector);
   pc->set_agreement(static_cast<uint32_t>(agreement.bytes));
   if (std::string(route.how) != "nearest" || pc->covered()) return absl::OkStatus();
-  const std::string failure = extract::NearestMatchFailure(*c.rule, results);
+  // A list rule's checks are its field test's (ListFieldTest).
+  const std::string failure = !c.rule->record_level()              ? extract::NearestMatchFailure(*c.rule, results)
+                              : pc->record_failures().empty() ? ""
+                                                              : pc->record_failures(0);
   const std::string of = absl::StrCat("agreement ", agreement.bytes, "/", agreement.kept);
   if (failure.empty()) {
     c.verdict.set_nearest_matched(c.verdict.nearest_matched() + 1);

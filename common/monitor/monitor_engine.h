@@ -58,6 +58,7 @@
 #include "absl/status/statusor.h"
 #include "common/fetch/fetcher.h"
 #include "common/html/page.h"
+#include "common/monitor/rule_checks.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 
@@ -67,6 +68,9 @@ struct MonitorEngineOptions {
   html::ParseOptions parse;
   // Used when the request's threshold is 0.
   double threshold = 0.2;
+  // The field test of record-level rules (delta: the share of the golden
+  // record count a page may lose).
+  ListFieldTestOptions list;
   // Fetches bellwether pages when a request supplies none; nullptr: such a
   // request fails with FailedPrecondition.
   std::shared_ptr<fetch::Fetcher> fetcher;

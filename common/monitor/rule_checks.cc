@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "absl/strings/str_cat.h"
 #include "common/util/status_macros.h"
 
 namespace vertex::monitor {
@@ -25,6 +26,47 @@ v1::GoldenExtraction GoldenOf(const std::string& url, const std::vector<extract:
     for (const std::string& v : r.values) values->add_values(v);
   }
   return golden;
+}
+
+v1::GoldenExtraction GoldenOfRecords(const std::string& url, const std::vector<extract::ListRecordResult>& records,
+                                     const schema::CompiledSchema& schema) {
+  v1::GoldenExtraction golden;
+  golden.set_url(url);
+  golden.set_record_count(static_cast<uint32_t>(records.size()));
+  for (size_t i = 0; i < schema.size(); ++i) {
+    v1::AttributeValues* values = golden.add_attributes();
+    values->set_attribute(schema.attribute(i).name());
+    for (const extract::ListRecordResult& r : records) {
+      const bool has = i < r.attributes.size() && !r.attributes[i].values.empty();
+      values->add_values(has ? r.attributes[i].values.front() : "");
+    }
+  }
+  return golden;
+}
+
+std::vector<std::string> ListFieldTest(const schema::CompiledSchema& schema,
+                                       const std::vector<extract::ListRecordResult>& records,
+                                       const v1::GoldenExtraction* golden, const ListFieldTestOptions& options) {
+  std::vector<std::string> failures;
+  const size_t n = records.size();
+  if (n == 0) failures.push_back("no record");
+  if (golden != nullptr && static_cast<double>(n) < (1 - options.delta) * golden->record_count()) {
+    failures.push_back(absl::StrCat(n, n == 1 ? " record" : " records", ", golden ", golden->record_count()));
+  }
+  if (n == 0) return failures;
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const v1::AttributeSchema& a = schema.attribute(i);
+    if (!(a.has_regular() ? a.regular() : a.mandatory())) continue;
+    size_t present = 0;
+    for (const extract::ListRecordResult& r : records) {
+      present += i < r.attributes.size() && !r.attributes[i].values.empty() ? 1 : 0;
+    }
+    // More than half (Θ_infer = 50%, strict): 2 of 4 fails.
+    if (2 * present <= n) {
+      failures.push_back(absl::StrCat(a.name(), " in ", present, " of ", n, n == 1 ? " record" : " records"));
+    }
+  }
+  return failures;
 }
 
 void FieldTest(const schema::CompiledSchema& schema, const std::vector<extract::AttributeResult>& results,
@@ -63,7 +105,8 @@ std::vector<std::string> LostAttributes(const std::vector<extract::AttributeResu
 }
 
 bool FailsFieldTest(const v1::PageCheck& check) {
-  return !check.parse_error().empty() || check.missing_mandatory_size() > 0 || check.changed_constants_size() > 0;
+  return !check.parse_error().empty() || check.missing_mandatory_size() > 0 || check.changed_constants_size() > 0 ||
+         check.record_failures_size() > 0;
 }
 
 ParsedPage ParseForChecks(std::string_view html, const std::string& url, html::Parser& parser) {
@@ -99,7 +142,8 @@ Agreement BestAgreement(const std::vector<shingle::MaskedVector>& signatures, co
 absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extract::CompiledRule& rule,
                                                                       const ParsedPage& parsed, const std::string& url,
                                                                       const v1::GoldenExtraction* golden,
-                                                                      v1::PageCheck* check) {
+                                                                      v1::PageCheck* check,
+                                                                      const ListFieldTestOptions& list_options) {
   check->set_url(url);
   check->set_has_golden(golden != nullptr);
   if (!parsed.page.ok()) {
@@ -108,6 +152,13 @@ absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extr
   }
   check->set_covered(rule.signature().Covers(parsed.vector) || AnyCovers(RuleSignatures(rule), parsed.vector));
   VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results, rule.Apply(*parsed.page));
+  if (rule.record_level()) {
+    VERTEX_ASSIGN_OR_RETURN(extract::ListResult list, rule.ApplyRecords(*parsed.page));
+    for (std::string& f : ListFieldTest(rule.schema(), list.records, golden, list_options)) {
+      check->add_record_failures(std::move(f));
+    }
+    return results;
+  }
   FieldTest(rule.schema(), results, golden, check);
   return results;
 }

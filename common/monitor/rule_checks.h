@@ -2,6 +2,10 @@
 //   shingle test  does the rule's masked signature cover a page's vector?
 //   field test    does the rule extract every mandatory attribute, and do
 //                 constant attributes keep their golden (or old) values?
+//                 For a record-level rule (list pages): are there at least
+//                 (1 - delta) x the golden count of records, and is every
+//                 regular attribute in more than half of them (the AMBER
+//                 digest's 3.5.6, Θ_infer = 50%)?
 // (bellwethers.h chooses the pages they run on).
 //
 // Thread-safety: functions of their inputs (a Parser is not thread-safe:
@@ -23,6 +27,29 @@ namespace vertex::monitor {
 
 // The rule's output on a page, as stored for monitoring.
 v1::GoldenExtraction GoldenOf(const std::string& url, const std::vector<extract::AttributeResult>& results);
+
+// The golden extraction of a list page: record_count, and per schema
+// attribute (schema order) one value per record, in record order: the
+// record's first value, "" when it has none.
+v1::GoldenExtraction GoldenOfRecords(const std::string& url, const std::vector<extract::ListRecordResult>& records,
+                                     const schema::CompiledSchema& schema);
+
+struct ListFieldTestOptions {
+  // A page fails with fewer than (1 - delta) x the golden record count.
+  double delta = 0.2;
+};
+
+// The field test of a record-level rule's records on a page against
+// `golden` (its GoldenOfRecords on the page's earlier version; nullptr when
+// unknown: the count is then not compared). The failures in words, in this
+// order, empty when it passes: "no record" (a list page with no record
+// fails, golden or not), "12 records, golden 20" (fewer than (1 - delta) x
+// golden's record_count), "price in 3 of 12 records" (per regular
+// attribute, AttributeSchema.regular or else mandatory, present in at most
+// half of the records; not said when there is no record).
+std::vector<std::string> ListFieldTest(const schema::CompiledSchema& schema,
+                                       const std::vector<extract::ListRecordResult>& records,
+                                       const v1::GoldenExtraction* golden, const ListFieldTestOptions& options = {});
 
 // The field test of `results` (a rule's output on a fresh page) against
 // `golden` (the rule's output on the page's earlier version; nullptr when
@@ -73,13 +100,15 @@ Agreement BestAgreement(const std::vector<shingle::MaskedVector>& signatures, co
 // Runs the shingle test (the rule's signature or one of its
 // extra_signatures covers the page) and field test of `rule` on `parsed`
 // and fills `check` (url, parse_error, covered, missing_mandatory,
-// changed_constants, has_golden). Returns the rule's output (empty when the
+// changed_constants, has_golden; record_failures for a record-level rule,
+// by ListFieldTest with `list_options`, whose output then has no values). Returns the rule's output (empty when the
 // page could not be parsed). Errors only for a failure of the rule itself
 // (an XPath evaluation error).
 absl::StatusOr<std::vector<extract::AttributeResult>> CheckParsedPage(const extract::CompiledRule& rule,
                                                                       const ParsedPage& parsed, const std::string& url,
                                                                       const v1::GoldenExtraction* golden,
-                                                                      v1::PageCheck* check);
+                                                                      v1::PageCheck* check,
+                                                                      const ListFieldTestOptions& list_options = {});
 
 // ParseForChecks, then CheckParsedPage: parses `html` (as fetched from
 // `url`), runs the shingle and field tests of `rule` on it and fills `check` (url, parse_error, covered,

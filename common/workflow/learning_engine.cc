@@ -360,15 +360,15 @@ absl::StatusOr<v1::ExportRuleResponse> LearningEngine::ExportRule(const v1::Expo
   if (request.format() == v1::ExportRuleRequest::XSLT || request.format() == v1::ExportRuleRequest::FIELDS) {
     VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, SchemaOf(*store_, request.site()));
     if (request.format() == v1::ExportRuleRequest::FIELDS) {
-      VERTEX_ASSIGN_OR_RETURN(std::vector<extract::ExportedField> fields, extract::ExportFields(rule, schema));
-      VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::FieldsJson(fields));
+      VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::RuleFieldsJson(rule, schema));
       response.set_content_type("application/json");
     } else {
       VERTEX_ASSIGN_OR_RETURN(*response.mutable_content(), extract::ExportXslt(rule, schema));
       response.set_content_type("application/xslt+xml");
     }
     // Attributes without a rule part are not noted (no rule, no values).
-    for (const v1::AttributeRule& a : rule.attributes()) {
+    for (v1::AttributeRule a : rule.has_record() ? rule.record().attributes() : rule.attributes()) {
+      if (rule.has_record()) a.clear_features();  // as the engine runs record attributes
       const std::string why = request.format() == v1::ExportRuleRequest::FIELDS ? extract::FieldUnexportedReason(a)
                                                                               : extract::XsltUnexportedReason(a);
       if (!why.empty()) response.add_notes(a.attribute() + ": " + why + "; not exported");

@@ -4,7 +4,9 @@
 // the export's recipe with libxml2 (the exported XPath, string(.) or the
 // attribute, the range regex, the split, the typed regex) must give the
 // engine's values (CompiledRule::Apply) for every exported field on every
-// page of the generated demo site and of SWDE booksamillion (when present).
+// page of the generated demo site and of SWDE booksamillion (when present);
+// for a record-level rule, the consumer's records (the record XPath's
+// starts, each field with the start as context node) equal the engine's.
 #include "common/extract/json_export.h"
 
 #include <chrono>
@@ -30,8 +32,11 @@
 #include "common/util/random.h"
 #include "common/workflow/cluster_learner.h"
 #include "common/workflow/simulated_editor.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "re2/re2.h"
+#include "tests/testing/rule_builders.h"
 #include "tests/testing/temp_dir.h"
 
 namespace vertex::extract {
@@ -292,11 +297,13 @@ std::vector<std::string> Split(const std::string& text, const std::vector<std::s
   return out;
 }
 
-// The recipe of json_export.h, steps 1-6.
-std::vector<std::string> ConsumerValues(const CompiledField& f, const html::Page& page) {
+// The recipe of json_export.h, steps 1-6, with `context` as the XPath's
+// context node (null: the document; a record's start for record fields).
+std::vector<std::string> ConsumerValues(const CompiledField& f, const html::Page& page,
+                                        html::Node context = html::Node()) {
   static const html::XPath kString = html::XPath::Compile("string(.)").value();
   std::vector<std::string> out;
-  const std::vector<html::Node> nodes = f.xpath.Select(page).value();
+  const std::vector<html::Node> nodes = f.xpath.Select(page, context).value();
   for (html::Node n : nodes) {
     std::string text;
     if (!f.field.attribute.empty()) {
@@ -447,6 +454,99 @@ TEST(FieldsDifferentialTest, SwdeBooksamillionConsumerAgreesWithEngineOnEveryPag
   EXPECT_EQ(t.pages, 2000u);
   EXPECT_GT(t.fields, 4u);
   EXPECT_EQ(t.mismatches, 0u);
+}
+
+// ---- record-level rules ----
+
+constexpr char kListSchema[] = R"({"vertical": "listing", "record_level": true, "attributes": [
+  {"name": "title", "mandatory": true},
+  {"name": "price", "type": "price", "regular": true, "pivot": true},
+  {"name": "link", "type": "url"},
+  {"name": "agent"}]})";
+
+v1::Rule PairsRule() {
+  v1::Rule rule;
+  rule.set_cluster_id("pairs");
+  rule.mutable_record()->set_record_xpath("//dl[ends-with(@class, 'list')]/dt");
+  rule.mutable_record()->set_record_length(2);
+  auto* parts = rule.mutable_record()->mutable_attributes();
+  *parts->Add() = test_support::XPathAttributeRule("title", "text()");
+  *parts->Add() = test_support::XPathAttributeRule("price", "following-sibling::*[1][self::dd]/span/text()");
+  v1::AttributeRule link = test_support::XPathAttributeRule("link", "following-sibling::*[1]/a");
+  link.set_value_attribute("href");
+  *parts->Add() = link;
+  return rule;
+}
+
+std::string PairsPage(int v) {
+  std::string html = "<html><body><dl class=\"a-list\">";
+  for (int i = 0; i < 2 + v; ++i) {
+    html += absl::StrCat("<dt>House ", v, "-", i, "</dt><dd>", i % 3 == 1 ? "" : absl::StrCat("<span>$", i + 1, ".50</span>"),
+                         "<a href=\"h/", i, "\">more</a></dd>");
+  }
+  return html + "</dl></body></html>";
+}
+
+TEST(RecordFieldsTest, JsonWrapsTheRelativeFieldsInTheRecord) {
+  const schema::CompiledSchema schema = schema::CompiledSchema::FromJson(kListSchema, "list").value();
+  absl::StatusOr<std::string> json = RuleFieldsJson(PairsRule(), schema);
+  ASSERT_TRUE(json.ok()) << json.status();
+  google::protobuf::Struct doc;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(*json, &doc).ok()) << *json;
+  const auto& record = doc.fields().at("record").struct_value().fields();
+  // ends-with rewritten to XPath 1.0.
+  EXPECT_EQ(record.at("xpath").string_value().find("ends-with"), std::string::npos) << *json;
+  EXPECT_EQ(record.at("length").number_value(), 2);
+  const auto& fields = record.at("fields").list_value().values();
+  ASSERT_EQ(fields.size(), 4);
+  EXPECT_EQ(fields[1].struct_value().fields().at("xpath").string_value(),
+            "following-sibling::*[1][self::dd]/span/text()");
+  EXPECT_EQ(fields[2].struct_value().fields().at("resolve").string_value(), "url");
+  EXPECT_TRUE(fields[3].struct_value().fields().contains("unexported"));
+  // A detail rule's export is FieldsJson's, unchanged.
+  v1::Rule detail;
+  *detail.add_attributes() = test_support::XPathAttributeRule("title", "//h1/text()");
+  EXPECT_EQ(RuleFieldsJson(detail, schema).value(), FieldsJson(ExportFields(detail, schema).value()).value());
+}
+
+TEST(RecordFieldsTest, ConsumerFollowingTheRecipeGetsTheEnginesRecords) {
+  const schema::CompiledSchema schema = schema::CompiledSchema::FromJson(kListSchema, "list").value();
+  const v1::Rule rule = PairsRule();
+  google::protobuf::Struct doc;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(RuleFieldsJson(rule, schema).value(), &doc).ok());
+  const html::XPath starts =
+      html::XPath::Compile(doc.fields().at("record").struct_value().fields().at("xpath").string_value()).value();
+  std::vector<CompiledField> fields;
+  std::vector<ExportedField> exported = ExportFields(rule, schema).value();
+  for (ExportedField& f : exported) {
+    html::XPath x = html::XPath::Compile(f.unexported.empty() ? f.xpath : "/..").value();
+    auto regex = f.regex.empty() ? nullptr : std::make_unique<RE2>(f.regex);
+    fields.push_back({std::move(f), std::move(x), nullptr, std::move(regex)});
+  }
+  const CompiledRule engine = CompiledRule::Create(rule, schema).value();
+  html::Parser parser;
+  size_t records = 0, values = 0;
+  for (int v = 0; v < 4; ++v) {
+    const html::Page page = parser.Parse(PairsPage(v), absl::StrCat("http://homes.test/s/", v)).value();
+    const ListResult list = engine.ApplyRecords(page).value();
+    std::vector<html::Node> consumer_starts;
+    const std::vector<html::Node> selected = starts.Select(page).value();
+    for (html::Node n : selected) {
+      if (n.is_element()) consumer_starts.push_back(n);
+    }
+    ASSERT_EQ(consumer_starts.size(), list.records.size());
+    for (size_t r = 0; r < list.records.size(); ++r) {
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (!fields[i].field.unexported.empty()) continue;
+        const std::vector<std::string> got = ConsumerValues(fields[i], page, consumer_starts[r]);
+        EXPECT_EQ(got, list.records[r].attributes[i].values) << v << " record " << r << " " << fields[i].field.name;
+        values += got.size();
+      }
+      ++records;
+    }
+  }
+  EXPECT_EQ(records, 2u + 3 + 4 + 5);
+  EXPECT_GE(values, 30u);
 }
 
 }  // namespace

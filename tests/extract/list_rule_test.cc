@@ -259,7 +259,8 @@ TEST(ListRuleTest, MoreThanTenThousandStartsAreCutWithANote) {
 
 TEST(ListRuleTest, RelativeXPathWalkingThePageFromEveryStartExhaustsTheSharedBudget) {
   // Each record's evaluation alone stays within a page's budget; 10,000 of
-  // them would take about 50 times that, so they stop at the shared one.
+  // them would take thousands of times the shared one
+  // (kRecordXPathOperationsPerNode per node), so they stop at it.
   html::Parser parser;
   absl::StatusOr<html::Page> page = parser.Parse(ManyItems(kMaxListRecords), kUrl);
   ASSERT_TRUE(page.ok()) << page.status();

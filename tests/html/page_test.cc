@@ -510,6 +510,18 @@ TEST(XPathLimitTest, SharedBudgetIsSpentAcrossEvaluationsAndThenRefuses) {
   EXPECT_NE(later.status().message().find("is spent"), std::string::npos) << later.status();
   // A null budget is Select()'s own.
   EXPECT_TRUE(rel.Select(page, items[99], nullptr).ok());
+  // The budget's reused context follows the page it is used on, and each
+  // evaluation starts from its own context node.
+  Page other = MustParse("<html><body><ul><li>x</li><li>y</li></ul></body></html>");
+  XPathBudget shared(page);
+  const XPath text = XPath::Compile("descendant::text()").value();
+  ASSERT_EQ(text.Select(page, items[3], &shared).value().size(), 1u);
+  const std::vector<Node> other_items = XPath::Compile("//li").value().Select(other).value();
+  const std::vector<Node> y = text.Select(other, other_items[1], &shared).value();
+  ASSERT_EQ(y.size(), 1u);
+  EXPECT_EQ(y[0].Text(), "y");
+  EXPECT_EQ(XPath::Compile("count(preceding::li)").value().EvaluateString(other, other_items[1]).value(), "1");
+  EXPECT_EQ(XPath::Compile("//li").value().Select(page, Node(), &shared).value().size(), 100u);
 }
 
 TEST(XPathLimitTest, AbsolutePathsInsidePredicatesAreRefusedAtCompile) {
