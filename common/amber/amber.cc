@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -321,48 +323,104 @@ std::vector<std::pair<size_t, size_t>> Conflicts(const std::vector<Draft>& draft
   return conflicts;
 }
 
-// Pivot pairs Rehome may measure per page: orphans are normally a handful
-// (an outlier and the first pivot of an area), and this bounds the
-// pathological case (thousands of orphans against thousands of pivots).
-constexpr int64_t kRehomePairBudget = 2'000'000;
+// Pivot depths below each node of an area, as counts per depth over the
+// depths a consistent pivot can have: [hi - theta, lo + theta] of the
+// area's depth interval lies within [lo - theta, hi + theta].
+class DepthCounts {
+ public:
+  DepthCounts(const Draft& d, const std::vector<Pivot>& pivots, int theta_depth)
+      : root_(d.root), base_(d.depth.lo - theta_depth), width_(d.depth.hi - d.depth.lo + 2 * theta_depth + 1) {
+    for (int p : d.pivots) Add(pivots[p]);
+  }
+  void Add(const Pivot& p) {
+    for (html::Node up = p.node.parent(); up; up = up.parent()) {
+      std::vector<int>& c = counts_[up.raw()];
+      if (c.empty()) c.assign(width_, 0);
+      ++c[p.depth - base_];
+      if (up == root_) break;
+    }
+  }
+  // [min, max] of |path(p, a)| over the area's pivots a: the pivots whose
+  // lca with p is the ancestor x are counted at x but not at its child
+  // towards p.
+  Interval PathLengths(const Pivot& p) const {
+    Interval lengths;
+    int x_depth = p.depth;
+    const std::vector<int>* below = nullptr;
+    for (html::Node x = p.node.parent(); x; x = x.parent()) {
+      --x_depth;
+      auto it = counts_.find(x.raw());
+      if (it != counts_.end()) {
+        for (int i = 0; i < width_; ++i) {
+          if (it->second[i] - (below ? (*below)[i] : 0) == 0) continue;
+          lengths = lengths.Merge(Interval::Point(p.depth + base_ + i - 2 * x_depth));
+        }
+        below = &it->second;
+      } else {
+        below = nullptr;
+      }
+      if (x == root_) break;
+    }
+    return lengths;
+  }
 
-// Adds to the kept area whose root is the nearest above it each pivot of a
-// dropped area that keeps that area depth- and distance-consistent (Def. 4:
-// the pivot set is maximal). Returns how many found a home; -1 when the
-// budget ran out (the rest stay out).
-int Rehome(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const std::vector<int>& orphans,
-           const Options& options) {
-  int64_t budget = kRehomePairBudget;
-  absl::flat_hash_map<RawNode, size_t> kept;
+ private:
+  html::Node root_;
+  int base_;
+  int width_;
+  absl::flat_hash_map<RawNode, std::vector<int>> counts_;
+};
+
+// Def. 4 asks for a maximal pivot set; Alg. 2's scan keeps only the largest
+// run per root (a second, struck-through price in a record breaks the run:
+// its distance to its sibling price is smaller). Every pivot left out is
+// offered, in document order, to the kept area whose root is the nearest
+// above it, and joins when the area stays depth- and distance-consistent.
+void Rehome(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+            std::vector<std::string>& notes) {
+  std::vector<bool> placed(pivots.size(), false);
+  absl::flat_hash_map<RawNode, size_t> by_root;
   for (size_t i = 0; i < drafts.size(); ++i) {
-    if (drafts[i].kept) kept[drafts[i].root.raw()] = i;
+    by_root[drafts[i].root.raw()] = i;
+    for (int p : drafts[i].pivots) placed[p] = true;
   }
-  int homed = 0;
-  for (int o : orphans) {
+  std::vector<std::unique_ptr<DepthCounts>> counts(drafts.size());
+  std::vector<std::vector<int>> joined(drafts.size());
+  int total = 0;
+  for (size_t o = 0; o < pivots.size(); ++o) {
+    if (placed[o]) continue;
     const Pivot& p = pivots[o];
-    Draft* home = nullptr;
-    for (html::Node up = p.node.parent(); up && home == nullptr; up = up.parent()) {
-      if (auto it = kept.find(up.raw()); it != kept.end()) home = &drafts[it->second];
+    size_t home = drafts.size();
+    for (html::Node up = p.node.parent(); up && home == drafts.size(); up = up.parent()) {
+      if (auto it = by_root.find(up.raw()); it != by_root.end()) home = it->second;
     }
-    if (home == nullptr) continue;
-    budget -= static_cast<int64_t>(home->pivots.size());
-    if (budget < 0) return -1;
-    Interval depth = home->depth.Merge(Interval::Point(p.depth));
-    Interval dist = home->dist;
-    for (int q : home->pivots) {
-      const int lca = Lca(p.node, p.depth, pivots[q].node, pivots[q].depth).second;
-      dist = dist.Merge(Interval::Point(p.depth + pivots[q].depth - 2 * lca));
-    }
-    if (depth.width() > options.theta_depth || dist.width() > options.theta_dist) continue;
-    home->depth = depth;
-    home->dist = dist;
-    home->pivots.insert(std::upper_bound(home->pivots.begin(), home->pivots.end(), o), o);
-    ++homed;
+    if (home == drafts.size()) continue;
+    Draft& d = drafts[home];
+    if (!counts[home]) counts[home] = std::make_unique<DepthCounts>(d, pivots, options.theta_depth);
+    const Interval depth = d.depth.Merge(Interval::Point(p.depth));
+    if (depth.width() > options.theta_depth) continue;
+    const Interval dist = d.dist.Merge(counts[home]->PathLengths(p));
+    if (dist.width() > options.theta_dist) continue;
+    d.depth = depth;
+    d.dist = dist;
+    counts[home]->Add(p);
+    joined[home].push_back(static_cast<int>(o));
+    ++total;
   }
-  return homed;
+  for (size_t i = 0; i < drafts.size(); ++i) {
+    if (joined[i].empty()) continue;
+    std::vector<int> merged;
+    std::merge(drafts[i].pivots.begin(), drafts[i].pivots.end(), joined[i].begin(), joined[i].end(),
+               std::back_inserter(merged));
+    drafts[i].pivots = std::move(merged);
+  }
+  if (total > 0) {
+    notes.push_back(absl::StrCat(total, " pivots outside the scan's runs joined the area above them they are "
+                                        "consistent with (maximal pivot sets, Def. 4)"));
+  }
 }
 
-void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots,
                     std::vector<std::string>& notes) {
   const std::vector<std::pair<size_t, size_t>> conflicts = Conflicts(drafts, pivots);
   if (conflicts.empty()) return;
@@ -381,25 +439,16 @@ void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots
     rivals[inner].push_back(outer);
   }
   std::vector<bool> decided(drafts.size(), false);
-  std::vector<int> orphans;
   for (size_t i : order) {
     decided[i] = true;
     for (size_t r : rivals[i]) {
       if (decided[r] && drafts[r].kept) drafts[i].kept = false;
     }
     if (drafts[i].kept) continue;
-    orphans.insert(orphans.end(), drafts[i].pivots.begin(), drafts[i].pivots.end());
     notes.push_back(absl::StrCat(drafts[i].pivots.size(), " pivots under ", NodePath(drafts[i].root),
                                  " form no data area: it would hold another area in one of its records, "
                                  "or lie in one, and the other has more pivots (or is the inner of two "
                                  "equal); data areas do not nest"));
-  }
-  std::sort(orphans.begin(), orphans.end());
-  if (const int homed = Rehome(drafts, pivots, orphans, options); homed > 0) {
-    notes.push_back(absl::StrCat(homed, " of their pivots joined the area below them they are consistent with"));
-  } else if (homed < 0) {
-    notes.push_back(absl::StrCat("their ", orphans.size(), " pivots were not offered to the areas below them: over ",
-                                 kRehomePairBudget, " pivot pairs to measure"));
   }
   drafts.erase(std::remove_if(drafts.begin(), drafts.end(), [](const Draft& d) { return !d.kept; }),
                drafts.end());
@@ -419,7 +468,8 @@ Typing IdentifyWith(const std::vector<annotate::Annotation>& annotations, int pi
     return typing;
   }
   std::vector<Draft> drafts = ClusterPivots(pivots, options);
-  ResolveNesting(drafts, pivots, options, typing.notes);
+  ResolveNesting(drafts, pivots, typing.notes);
+  Rehome(drafts, pivots, options, typing.notes);
   if (drafts.empty()) {
     typing.notes.push_back(absl::StrCat("the ", pivots.size(), " pivot (", pivot_name,
                                         ") annotations form no data area: no two are within depth ",

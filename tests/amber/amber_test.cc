@@ -187,6 +187,30 @@ TEST(Identify, PivotsOfARootAreReplacedOnlyByALargerSet) {
   EXPECT_EQ(PivotTexts(t.areas[0]), (std::vector<std::string>{"£3", "£4", "£5"}));
 }
 
+TEST(Identify, StruckThroughPricesInsideRecordsDoNotSplitTheArea) {
+  // An old price beside the new one is at distance 4 from it, 8 from the
+  // other records' prices: Alg. 2's scan breaks its run there, and
+  // pivots(ul) would keep only the longest run (4 records). The maximal
+  // pivot set (Def. 4) takes the other runs' prices back.
+  std::string items;
+  for (int i = 0; i < 12; ++i) {
+    const std::string old = i % 3 == 1 ? absl::StrCat("<del data-ann=\"price\">£", i, "50</del>") : "";
+    items += absl::StrCat("<li><div><span data-ann=\"price\">£", i, "00</span>", old,
+                          "<a>Town</a></div><p>Flat</p></li>");
+  }
+  html::Page page = MustParse("<html><body><ul id=r>" + items + "</ul></body></html>");
+  const Typing t = MustRun(page, RealEstate());
+  ASSERT_EQ(t.areas.size(), 1u);
+  EXPECT_TRUE(t.areas[0].root == ById(page, "r"));
+  ASSERT_EQ(t.areas[0].records.size(), 12u);
+  for (size_t i = 0; i < 12; ++i) {
+    const AttributeMatch& price = t.areas[0].records[i].attributes.at(0);
+    EXPECT_EQ(price.value, absl::StrCat("£", i, "00"));
+    EXPECT_EQ(price.tag_path, "self::li/*[1][self::div]/*[1][self::span]");
+  }
+  ExpectTagPathsSelectTheirNodes(page, t);
+}
+
 // ---- the running example (section 3.6, Figs. 9-12) -----------------------
 
 // A filter menu; the average rent (distance 6 from every other price);
