@@ -956,7 +956,7 @@ void AlignAreas(std::vector<DataArea>& areas, const std::vector<annotate::Annota
 void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribute, AreaAligner& aligner,
                const schema::CompiledSchema& schema, const Options& options) {
   for (size_t i = 0; i < schema.size(); ++i) {
-    const bool regular = IsRegularAttribute(schema, static_cast<int>(i));
+    const bool regular = schema.IsRegular(i);
     const Thresholds t{regular ? options.infer_regular : options.infer_optional,
                        regular ? options.keep_regular : options.keep_optional};
     AlignAttribute(static_cast<int>(i), by_attribute[i], t, aligner, area);
@@ -968,18 +968,6 @@ void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribu
 // ---------------------------------------------------------------------------
 // The stages and Run
 // ---------------------------------------------------------------------------
-
-bool IsRegularAttribute(const schema::CompiledSchema& schema, int i) {
-  const v1::AttributeSchema& a = schema.attribute(i);
-  return a.has_regular() ? a.regular() : a.mandatory();
-}
-
-int PivotAttribute(const schema::CompiledSchema& schema) {
-  for (size_t i = 0; i < schema.size(); ++i) {
-    if (schema.attribute(i).pivot()) return static_cast<int>(i);
-  }
-  return -1;
-}
 
 namespace {
 
@@ -1062,11 +1050,11 @@ Typing Align(const html::Page& page, const std::vector<annotate::Annotation>& an
 
 absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
                            const schema::CompiledSchema& schema, const Options& options) {
-  if (!schema.proto().record_level()) {
+  if (!schema.record_level()) {
     return absl::InvalidArgumentError(
         absl::StrCat("schema '", schema.vertical(), "' is not record-level: AMBER needs record_level"));
   }
-  const int pivot = PivotAttribute(schema);
+  const int pivot = schema.pivot();
   if (pivot < 0) {
     return absl::InvalidArgumentError(absl::StrCat("schema '", schema.vertical(), "' has no pivot attribute"));
   }
