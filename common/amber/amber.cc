@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -868,7 +869,22 @@ struct Typed {
   html::Node node;
   const annotate::Annotation* annotation = nullptr;  // the first on the node
   Located where;
+  std::string inferred_value;  // when not annotated
 };
+
+// An inferred node's value: its whole normalised text (the digest's
+// reading of section 3.5, for gazetteer and free-text attributes), or for an
+// attribute with a value regex what the regex selects in it; nullopt when
+// the regex finds nothing (a path that holds a postcode in most records
+// does not make the others' text a postcode).
+std::optional<std::string> InferredValue(const schema::CompiledSchema& schema, int attribute, html::Node n) {
+  std::string text = n.Text();
+  if (schema.ValueRegex(attribute) == nullptr) {
+    if (text.empty()) return std::nullopt;
+    return text;
+  }
+  return schema.SelectValue(attribute, text);
+}
 
 struct Thresholds {
   double infer;
@@ -878,8 +894,8 @@ struct Thresholds {
 // Alg. 4 for one attribute of one area: supports of the annotated tag paths
 // (Def. 7, the record start counted, annotations lifted to their element),
 // the Def. 8 test, the first typed node per record.
-void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Thresholds t, AreaAligner& aligner,
-                    DataArea& area) {
+void AlignAttribute(const schema::CompiledSchema& schema, int attribute, const std::vector<Typed>& annotated,
+                    Thresholds t, AreaAligner& aligner, DataArea& area) {
   const size_t records = area.records.size();
   absl::flat_hash_map<TagPath, absl::flat_hash_set<int>> holders;
   for (const Typed& a : annotated) holders[a.where.path].insert(a.where.record);
@@ -902,7 +918,9 @@ void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Threshol
     for (size_t r = 0; r < records; ++r) {
       html::Node n = aligner.Resolve(path, static_cast<int>(r));
       if (!n || by_node.contains(n.raw())) continue;  // annotated ones are in already
-      consider(Typed{n, nullptr, aligner.Locate(n)});
+      std::optional<std::string> value = InferredValue(schema, attribute, n);
+      if (!value) continue;
+      consider(Typed{n, nullptr, aligner.Locate(n), *std::move(value)});
     }
   }
   for (size_t r = 0; r < records; ++r) {
@@ -911,7 +929,7 @@ void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Threshol
     match.attribute = attribute;
     match.node = best[r].node;
     match.annotated = best[r].annotation != nullptr;
-    match.value = match.annotated ? best[r].annotation->value : best[r].node.Text();
+    match.value = match.annotated ? best[r].annotation->value : best[r].inferred_value;
     match.support = support(best[r].where.path);
     match.tag_path = aligner.Render(best[r].where.path);
     area.records[r].attributes.push_back(std::move(match));
@@ -959,7 +977,7 @@ void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribu
     const bool regular = schema.IsRegular(i);
     const Thresholds t{regular ? options.infer_regular : options.infer_optional,
                        regular ? options.keep_regular : options.keep_optional};
-    AlignAttribute(static_cast<int>(i), by_attribute[i], t, aligner, area);
+    AlignAttribute(schema, static_cast<int>(i), by_attribute[i], t, aligner, area);
   }
 }
 
@@ -989,6 +1007,38 @@ Typing SegmentAreas(const std::vector<annotate::Annotation>& annotations, Typing
   }
   segmenter.ReportCaps();
   return typing;
+}
+
+// R4: a record holds about one instance of each regular attribute. An area
+// none of whose regular attributes but the pivot is in more than
+// infer_regular of its records is not a list of the vertical's records (a
+// price filter's <option>s, a price histogram): dropped with a note. Kept
+// when the pivot is the only regular attribute.
+void DropAreasWithoutRegulars(Typing& typing, const schema::CompiledSchema& schema, const Options& options) {
+  std::vector<int> regular;
+  for (size_t i = 0; i < schema.size(); ++i) {
+    if (static_cast<int>(i) != schema.pivot() && schema.IsRegular(i)) regular.push_back(static_cast<int>(i));
+  }
+  if (regular.empty()) return;
+  std::vector<DataArea> kept;
+  for (DataArea& area : typing.areas) {
+    std::vector<size_t> holding(schema.size(), 0);
+    for (const Record& r : area.records) {
+      for (const AttributeMatch& m : r.attributes) ++holding[m.attribute];
+    }
+    bool any = false;
+    for (int i : regular) any = any || holding[i] > options.infer_regular * area.records.size();
+    if (any) {
+      kept.push_back(std::move(area));
+      continue;
+    }
+    std::string names;
+    for (int i : regular) absl::StrAppend(&names, names.empty() ? "" : ", ", schema.attribute(i).name());
+    typing.notes.push_back(absl::StrCat("the area at ", NodePath(area.root), " (", area.records.size(),
+                                        " records) dropped: no regular attribute besides the pivot (", names,
+                                        ") in more than ", options.infer_regular * 100, "% of its records"));
+  }
+  typing.areas = std::move(kept);
 }
 
 absl::Status CheckOptions(const Options& o) {
@@ -1064,6 +1114,7 @@ absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::A
   Typing typing = IdentifyWith(annotations, pivot, facts, schema.attribute(pivot).name(), options);
   typing = SegmentAreas(annotations, std::move(typing), options);
   AlignAreas(typing.areas, annotations, schema, options);
+  DropAreasWithoutRegulars(typing, schema, options);
   return typing;
 }
 

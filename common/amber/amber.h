@@ -62,7 +62,8 @@ struct AttributeMatch {
   // or an <a>/<img> for url/image attributes).
   html::Node node;
   // The annotation's value, or for an inferred attribute the node's whole
-  // normalised text.
+  // normalised text (for an attribute with a value regex, what the regex
+  // selects in it: a node where it selects nothing is not inferred).
   std::string value;
   // Def. 7 support of the node's tag path for this attribute in its area.
   double support = 0;
@@ -102,8 +103,12 @@ struct Typing {
   std::vector<std::string> notes;
 };
 
-// Runs identify, segment and align. InvalidArgument when the schema is not
-// record-level or has no pivot. A page with no data area is not an error:
+// Runs identify, segment and align, then drops the areas none of whose
+// regular attributes besides the pivot is in more than infer_regular of
+// the records (R4: a price filter's options are not listings). Invalid-
+// Argument when the schema is not record-level or has no pivot, when an
+// annotation names no attribute of the schema or no node of the page, and
+// for options out of range. A page with no data area is not an error:
 // the typing is empty and its notes say why.
 absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
                            const schema::CompiledSchema& schema, const Options& options = {});

@@ -30,6 +30,20 @@ schema::CompiledSchema RealEstate() {
   return *std::move(s);
 }
 
+// The same with the pivot as the only regular attribute (location
+// optional): for the structural tests, whose records hold prices only
+// (Run drops areas lacking the other regular attributes).
+schema::CompiledSchema PriceOnlyRegular() {
+  absl::StatusOr<schema::CompiledSchema> s = schema::CompiledSchema::FromJson(
+      R"js({"vertical":"real_estate","record_level":true,"attributes":[
+        {"name":"price","mandatory":true,"pivot":true},
+        {"name":"location"},
+        {"name":"beds"}]})js",
+      "test schema");
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *std::move(s);
+}
+
 html::Page MustParse(const std::string& html) {
   html::Parser parser;
   absl::StatusOr<html::Page> page = parser.Parse(html, "http://example.test/list");
@@ -199,7 +213,7 @@ TEST(Identify, StruckThroughPricesInsideRecordsDoNotSplitTheArea) {
                           "<a>Town</a></div><p>Flat</p></li>");
   }
   html::Page page = MustParse("<html><body><ul id=r>" + items + "</ul></body></html>");
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   EXPECT_TRUE(t.areas[0].root == ById(page, "r"));
   ASSERT_EQ(t.areas[0].records.size(), 12u);
@@ -325,7 +339,7 @@ const char kFigure7[] = R"html(<html><body><div id="area">
 
 TEST(Segment, Figure7MiddleShiftWins) {
   html::Page page = MustParse(kFigure7);
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   const DataArea& area = t.areas[0];
   EXPECT_EQ(area.pivots.size(), 5u);
@@ -463,6 +477,33 @@ TEST(Align, EvaluationThresholds) {
   ExpectTagPathsSelectTheirNodes(page, t);
 }
 
+TEST(Align, InferenceOfARegexAttributeNeedsItsRegexToMatch) {
+  // postcode (optional, a regex) is annotated in 3 of 4 records at one
+  // path (75% > 50%): the fourth record's node there holds no postcode, so
+  // nothing is inferred; location (no regex) is inferred as the whole text.
+  absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromJson(
+      R"js({"vertical":"real_estate","record_level":true,"attributes":[
+        {"name":"price","mandatory":true,"pivot":true},
+        {"name":"location","regular":true},
+        {"name":"postcode","regex":"\\b[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}\\b"}]})js",
+      "test schema");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  html::Page page = MustParse(R"html(<html><body><ul>
+    <li><b data-ann="price">£1</b><i data-ann="location">Leeds</i><s data-ann="postcode">LS1 4AP</s></li>
+    <li><b data-ann="price">£2</b><i data-ann="location">York</i><s data-ann="postcode">YO1 7HH</s></li>
+    <li><b data-ann="price">£3</b><i>Little Snoring</i><s>Ask the agent</s></li>
+    <li><b data-ann="price">£4</b><i data-ann="location">Bath</i><s data-ann="postcode">BA1 1LT</s></li>
+  </ul></body></html>)html");
+  const Typing t = MustRun(page, *schema);
+  ASSERT_EQ(t.areas.size(), 1u);
+  const std::vector<AttributeMatch>& third = t.areas[0].records.at(2).attributes;
+  ASSERT_EQ(third.size(), 2u);
+  EXPECT_EQ(third[1].attribute, 1);
+  EXPECT_EQ(third[1].value, "Little Snoring");
+  EXPECT_FALSE(third[1].annotated);
+  EXPECT_EQ(t.areas[0].records.at(0).attributes.size(), 3u);
+}
+
 // ---- bad input -------------------------------------------------------------
 
 TEST(BadInput, NoPivotAnnotated) {
@@ -507,7 +548,7 @@ TEST(BadInput, GridIsSegmentedByRows) {
   }
   rows += R"(<tr><td><b data-ann="price">£900</b><i>Town</i></td><td><b data-ann="price">£950</b><i>Town</i></td></tr>)";
   html::Page page = MustParse("<html><body><table id=grid>" + rows + "</table></body></html>");
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 4u);
   size_t records = 0;
   for (const DataArea& area : t.areas) {
@@ -535,7 +576,7 @@ TEST(BadInput, RecordsOfUnevenLength) {
     <h3 data-ann="price">£3</h3>
     <h3 data-ann="price">£4</h3><p>d</p>
   </div></body></html>)html");
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   EXPECT_EQ(t.areas[0].record_length, 1);
   EXPECT_EQ(t.areas[0].records.size(), 4u);
@@ -562,7 +603,7 @@ TEST(BadInput, TenThousandRecords) {
     items += absl::StrCat("<li><span data-ann=\"price\">£", i, "</span><b>Town ", i, "</b></li>");
   }
   html::Page page = MustParse("<html><body><ul>" + items + "</ul></body></html>");
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   ASSERT_EQ(t.areas[0].records.size(), 10000u);
   EXPECT_EQ(t.areas[0].records[9999].attributes[0].value, "£9999");
@@ -584,10 +625,30 @@ TEST(BadInput, NestingFiveHundredDeep) {
   html::Page page =
       MustParse("<html><body>" + chain_open + "<ul>" + items + "</ul>" + chain_close + "</body></html>");
   ASSERT_GT(page.depth(), 490);
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   EXPECT_EQ(t.areas[0].records.size(), 4u);
   ExpectTagPathsSelectTheirNodes(page, t);
+}
+
+TEST(BadInput, AreasWithoutTheOtherRegularAttributesAreNotRecords) {
+  // A price filter's <option>s are depth- and distance-consistent prices,
+  // but no option holds a location (regular): R4 rules the area out.
+  std::string options, items;
+  for (int i = 1; i <= 8; ++i) options += absl::StrCat("<option data-ann=\"price\">£", i, "00,000</option>");
+  for (int i = 0; i < 4; ++i) {
+    items += absl::StrCat("<li><b data-ann=\"price\">£", i, "50,000</b><i data-ann=\"location\">Leeds</i></li>");
+  }
+  html::Page page = MustParse("<html><body><form><select name=min>" + options + "</select></form><ul id=list>" +
+                              items + "</ul></body></html>");
+  const Typing t = MustRun(page, RealEstate());
+  ASSERT_EQ(t.areas.size(), 1u);
+  EXPECT_TRUE(t.areas[0].root == ById(page, "list"));
+  bool noted = false;
+  for (const std::string& n : t.notes) {
+    noted = noted || n.find("no regular attribute besides the pivot (location)") != std::string::npos;
+  }
+  EXPECT_TRUE(noted);
 }
 
 TEST(BadInput, LargeRecordsHitTheNodeCapAndSaySo) {
@@ -595,7 +656,7 @@ TEST(BadInput, LargeRecordsHitTheNodeCapAndSaySo) {
   std::string items;
   for (int i = 0; i < 3; ++i) items += absl::StrCat("<li><b data-ann=\"price\">£", i, "</b>", body, "</li>");
   html::Page page = MustParse("<html><body><ul>" + items + "</ul></body></html>");
-  const Typing t = MustRun(page, RealEstate());
+  const Typing t = MustRun(page, PriceOnlyRegular());
   ASSERT_EQ(t.areas.size(), 1u);
   bool noted = false;
   for (const std::string& n : t.notes) noted = noted || n.find("capped at 500 nodes in 3 subtrees") != std::string::npos;
