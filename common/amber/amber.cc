@@ -421,6 +421,41 @@ void Rehome(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const 
   }
 }
 
+// An area lying inside a child of another area's root that holds none of
+// that area's pivots, whose pivots each fit the other area (depth and
+// distance), is a record of the other area that the scan cut off: two
+// prices in one record (an old and a new) are closer to each other than to
+// the other records' and form a 2-pivot "area" there. It is dissolved, and
+// Rehome offers its pivots to the enclosing area. A nested list of another
+// shape (Fig. 6's E under D1, deeper) does not fit and stays an area.
+void DissolveCutOffRecords(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+                           std::vector<std::string>& notes) {
+  absl::flat_hash_map<RawNode, size_t> by_root;
+  for (size_t i = 0; i < drafts.size(); ++i) by_root[drafts[i].root.raw()] = i;
+  std::vector<std::unique_ptr<DepthCounts>> counts(drafts.size());
+  for (Draft& inner : drafts) {
+    size_t outer = drafts.size();
+    for (html::Node up = inner.root.parent(); up && outer == drafts.size(); up = up.parent()) {
+      if (auto it = by_root.find(up.raw()); it != by_root.end()) outer = it->second;
+    }
+    if (outer == drafts.size() || !drafts[outer].kept) continue;
+    const Draft& o = drafts[outer];
+    if (!counts[outer]) counts[outer] = std::make_unique<DepthCounts>(o, pivots, options.theta_depth);
+    bool fits = true;
+    for (int p : inner.pivots) {
+      fits = fits && o.depth.Merge(Interval::Point(pivots[p].depth)).width() <= options.theta_depth &&
+             o.dist.Merge(counts[outer]->PathLengths(pivots[p])).width() <= options.theta_dist;
+    }
+    if (!fits) continue;
+    inner.kept = false;
+    notes.push_back(absl::StrCat(inner.pivots.size(), " pivots under ", NodePath(inner.root),
+                                 " lie in one record of the area at ", NodePath(o.root),
+                                 " and fit it: offered to it, not an area of their own"));
+  }
+  drafts.erase(std::remove_if(drafts.begin(), drafts.end(), [](const Draft& d) { return !d.kept; }),
+               drafts.end());
+}
+
 void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots,
                     std::vector<std::string>& notes) {
   const std::vector<std::pair<size_t, size_t>> conflicts = Conflicts(drafts, pivots);
@@ -470,6 +505,7 @@ Typing IdentifyWith(const std::vector<annotate::Annotation>& annotations, int pi
   }
   std::vector<Draft> drafts = ClusterPivots(pivots, options);
   ResolveNesting(drafts, pivots, typing.notes);
+  DissolveCutOffRecords(drafts, pivots, options, typing.notes);
   Rehome(drafts, pivots, options, typing.notes);
   if (drafts.empty()) {
     typing.notes.push_back(absl::StrCat("the ", pivots.size(), " pivot (", pivot_name,
@@ -645,16 +681,36 @@ class Segmenter {
 
 // The digest's grid resolution: when most leading nodes hold several
 // pivots, each such leading node becomes an area root (a grid's rows).
+// Whether a leading node holds several records, grid-like: its pivots lie
+// in two or more of its children, all of one tag (cells: td, li, div). An
+// old and a new price (<del> and <span>) in one record are not cells.
+bool HoldsCells(html::Node leading, const std::vector<html::Node>& pivots) {
+  if (pivots.size() < 2) return false;
+  absl::flat_hash_set<RawNode> cells;
+  std::string_view tag;
+  for (html::Node p : pivots) {
+    html::Node cell = ChildOfAncestor(p, leading);
+    if (!cell.is_element()) return false;
+    if (tag.empty()) tag = cell.tag();
+    if (cell.tag() != tag) return false;
+    cells.insert(cell.raw());
+  }
+  return cells.size() >= 2;
+}
+
 bool Segmenter::SplitGrid(AreaWork& work,
                           const absl::flat_hash_map<RawNode, std::vector<html::Node>>& by_leading,
                           std::vector<AreaWork>& grid_rows) {
   size_t several = 0;
-  for (const auto& [leading, pivots] : by_leading) several += pivots.size() > 1 ? 1 : 0;
+  for (html::Node c = work.area.root.first_child(); c; c = c.next_sibling()) {
+    auto it = by_leading.find(c.raw());
+    if (it != by_leading.end() && HoldsCells(c, it->second)) ++several;
+  }
   if (several * 2 <= by_leading.size()) return false;
   size_t rows = 0;
   for (html::Node c = work.area.root.first_child(); c; c = c.next_sibling()) {
     auto it = by_leading.find(c.raw());
-    if (it == by_leading.end() || it->second.size() < 2) continue;
+    if (it == by_leading.end() || !HoldsCells(c, it->second)) continue;
     AreaWork row;
     row.area.root = c;
     row.area.pivots = it->second;
@@ -663,7 +719,8 @@ bool Segmenter::SplitGrid(AreaWork& work,
     ++rows;
   }
   notes_.push_back(absl::StrCat(Name(work), ": a grid (", several, " of ", by_leading.size(),
-                                " leading nodes hold several pivots): segmented as ", rows, " rows"));
+                                " leading nodes hold pivots in several cells of one tag): segmented as ", rows,
+                                " rows"));
   return true;
 }
 

@@ -225,6 +225,44 @@ TEST(Identify, StruckThroughPricesInsideRecordsDoNotSplitTheArea) {
   ExpectTagPathsSelectTheirNodes(page, t);
 }
 
+TEST(Identify, TwoPricesInOneCellAreARecordNotAnArea) {
+  // An old and a new price in one <td> are at distance 4, the records'
+  // prices at distance 8: the scan makes each such pair an "area" of its
+  // own inside one record of the table. Their pivots fit the table's area,
+  // so they are offered to it and every row is a record.
+  std::string rows;
+  for (int i = 0; i < 6; ++i) {
+    const std::string old = i % 3 == 0 ? absl::StrCat("<del data-ann=\"price\">£", i, "90</del> ") : "";
+    rows += absl::StrCat("<tr><td><a href=\"/", i, "\">House</a></td><td>", old, "<span data-ann=\"price\">£", i,
+                         "50</span></td><td><p data-ann=\"location\">Leeds</p></td></tr>");
+  }
+  html::Page page = MustParse("<html><body><table id=t>" + rows + "</table></body></html>");
+  const Typing t = MustRun(page, RealEstate());
+  ASSERT_EQ(t.areas.size(), 1u);
+  EXPECT_EQ(t.areas[0].root.tag(), "tbody");
+  EXPECT_EQ(t.areas[0].records.size(), 6u);
+  ExpectTagPathsSelectTheirNodes(page, t);
+}
+
+TEST(Segment, AnOldAndANewPriceInOneRecordAreNotAGrid) {
+  // dt + dd records, the dd holding a struck-through and a current price
+  // (distance 4 from each other, 6 across records: one area at theta_dist
+  // 2). Most leading nodes hold two pivots, but in cells of different tags:
+  // not a grid row.
+  std::string items;
+  for (int i = 0; i < 5; ++i) {
+    const std::string old = i % 4 != 3 ? absl::StrCat("<del data-ann=\"price\">£", i, "90</del> ") : "";
+    items += absl::StrCat("<dt><a href=\"/", i, "\">Ford Focus</a></dt><dd>", old, "<span data-ann=\"price\">£", i,
+                          "50</span></dd>");
+  }
+  html::Page page = MustParse("<html><body><dl id=list>" + items + "</dl></body></html>");
+  const Typing t = MustRun(page, PriceOnlyRegular());
+  ASSERT_EQ(t.areas.size(), 1u);
+  EXPECT_TRUE(t.areas[0].root == ById(page, "list"));
+  EXPECT_EQ(t.areas[0].records.size(), 5u);
+  for (const std::string& n : t.notes) EXPECT_EQ(n.find("grid"), std::string::npos) << n;
+}
+
 // ---- the running example (section 3.6, Figs. 9-12) -----------------------
 
 // A filter menu; the average rent (distance 6 from every other price);
