@@ -946,7 +946,21 @@ std::optional<std::string> InferredValue(const schema::CompiledSchema& schema, i
 struct Thresholds {
   double infer;
   double keep;
+  bool keep_by_sibling_runs;
 };
+
+// The path with runs of same-tag next-sibling steps below the top level
+// collapsed into their first step (Options::keep_by_sibling_runs).
+TagPath CollapseSiblingRuns(const TagPath& path) {
+  TagPath out;
+  bool below_top = false;
+  for (uint64_t step : path) {
+    below_top = below_top || KindOf(step) == kFirstChild;
+    if (below_top && KindOf(step) == kNextSibling && !out.empty() && TokenOf(out.back()) == TokenOf(step)) continue;
+    out.push_back(step);
+  }
+  return out;
+}
 
 // Alg. 4 for one attribute of one area: supports of the annotated tag paths
 // (Def. 7, the record start counted, annotations lifted to their element),
@@ -965,10 +979,18 @@ void AlignAttribute(const schema::CompiledSchema& schema, int attribute, const s
     Typed& b = best[candidate.where.record];
     if (!b.node || candidate.where.position < b.where.position) b = std::move(candidate);
   };
+  absl::flat_hash_map<TagPath, absl::flat_hash_set<int>> run_holders;
+  if (t.keep_by_sibling_runs) {
+    for (const Typed& a : annotated) run_holders[CollapseSiblingRuns(a.where.path)].insert(a.where.record);
+  }
+  auto run_support = [&](const TagPath& p) {
+    if (!t.keep_by_sibling_runs) return 0.0;
+    return static_cast<double>(run_holders[CollapseSiblingRuns(p)].size()) / records;
+  };
   absl::flat_hash_map<RawNode, const Typed*> by_node;
   for (const Typed& a : annotated) {
     by_node.try_emplace(a.node.raw(), &a);
-    if (support(a.where.path) > t.keep) consider(a);
+    if (support(a.where.path) > t.keep || run_support(a.where.path) > t.keep) consider(a);
   }
   for (const auto& [path, holding] : holders) {
     if (static_cast<double>(holding.size()) / records <= t.infer) continue;
@@ -1033,7 +1055,7 @@ void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribu
   for (size_t i = 0; i < schema.size(); ++i) {
     const bool regular = schema.IsRegular(i);
     const Thresholds t{regular ? options.infer_regular : options.infer_optional,
-                       regular ? options.keep_regular : options.keep_optional};
+                       regular ? options.keep_regular : options.keep_optional, options.keep_by_sibling_runs};
     AlignAttribute(schema, static_cast<int>(i), by_attribute[i], t, aligner, area);
   }
 }

@@ -48,6 +48,13 @@ struct Options {
   double infer_optional = 0.5;
   double keep_regular = 0.0;
   double keep_optional = 0.2;
+  // align, an extension of Def. 7 for keeping annotated nodes (never for
+  // inferring): also keep an annotation whose tag path, with runs of
+  // same-tag next-sibling steps below the record's top level collapsed
+  // (the 1st, 2nd or 4th <li> of a facts list alike), has support above
+  // the keep threshold. Off: the paper's positional paths, under which an
+  // optional fact shifts every later fact of its list to a new path.
+  bool keep_by_sibling_runs = false;
   // segment: subtrees larger than this are compared by their first
   // ted_max_nodes nodes (reported), and each record is compared with at
   // most ted_max_pairs others (reported).

@@ -542,6 +542,42 @@ TEST(Align, InferenceOfARegexAttributeNeedsItsRegexToMatch) {
   EXPECT_EQ(t.areas[0].records.at(0).attributes.size(), 3u);
 }
 
+TEST(Align, KeepBySiblingRunsKeepsFactsThatOptionalFactsShift) {
+  // Facts lists where an optional fact comes first in some records: beds
+  // (optional) sits at the 1st, 2nd or 3rd <li>, each position with 20%
+  // support or less (not above keep_optional). The paper's positional
+  // paths drop them; with keep_by_sibling_runs the collapsed path
+  // (".../ul/li") holds beds in every record.
+  const char* facts[] = {"<li data-ann=\"beds\">2 beds</li>",
+                         "<li>Garden</li><li data-ann=\"beds\">3 beds</li>",
+                         "<li>Garden</li><li>Garage</li><li data-ann=\"beds\">4 beds</li>",
+                         "<li>Garage</li><li data-ann=\"beds\">1 beds</li>",
+                         "<li>Pool</li><li>Garage</li><li data-ann=\"beds\">5 beds</li>",
+                         "<li>Lift</li><li>Porter</li><li>Gym</li><li data-ann=\"beds\">6 beds</li>"};
+  std::string items;
+  for (int i = 0; i < 6; ++i) {
+    items += absl::StrCat("<div class=r><b data-ann=\"price\">£", i, "00</b><i data-ann=\"location\">Leeds</i><ul>",
+                          facts[i], "</ul></div>");
+  }
+  html::Page page = MustParse("<html><body><section>" + items + "</section></body></html>");
+  auto beds_kept = [&](bool runs) {
+    Options o;
+    o.keep_by_sibling_runs = runs;
+    const Typing t = MustRun(page, RealEstate(), o);
+    EXPECT_EQ(t.areas.size(), 1u);
+    int kept = 0;
+    for (const Record& r : t.areas.at(0).records) {
+      for (const AttributeMatch& m : r.attributes) kept += m.attribute == 2 ? 1 : 0;
+    }
+    if (runs) ExpectTagPathsSelectTheirNodes(page, t);
+    return kept;
+  };
+  // Positional: 1st <li> 1 of 6, 2nd 2 of 6 (33% > 20%: kept), 3rd 2 of 6
+  // (kept), 4th 1 of 6.
+  EXPECT_EQ(beds_kept(false), 4);
+  EXPECT_EQ(beds_kept(true), 6);
+}
+
 // ---- bad input -------------------------------------------------------------
 
 TEST(BadInput, NoPivotAnnotated) {
