@@ -1088,34 +1088,38 @@ Typing SegmentAreas(const std::vector<annotate::Annotation>& annotations, Typing
   return typing;
 }
 
-// R4: a record holds about one instance of each regular attribute. An area
-// none of whose regular attributes but the pivot is in more than
-// infer_regular of its records is not a list of the vertical's records (a
-// price filter's <option>s, a price histogram): dropped with a note. Kept
-// when the pivot is the only regular attribute.
-void DropAreasWithoutRegulars(Typing& typing, const schema::CompiledSchema& schema, const Options& options) {
-  std::vector<int> regular;
-  for (size_t i = 0; i < schema.size(); ++i) {
-    if (static_cast<int>(i) != schema.pivot() && schema.IsRegular(i)) regular.push_back(static_cast<int>(i));
+// Whether the record's text is nothing but pivot annotations' text (an
+// <option> of a price filter, a bar of a price histogram).
+bool BareRecord(const Record& r, const absl::flat_hash_set<RawNode>& pivots) {
+  for (html::Node top : r.nodes) {
+    for (html::Node n = top; n; n = n.NextInDocument(top)) {
+      if (n.is_text() && !pivots.contains(n.raw()) && !html::IsBlank(n.RawText())) return false;
+    }
   }
-  if (regular.empty()) return;
+  return true;
+}
+
+// Records hold several attributes (a multi-attribute vertical): an area
+// most of whose records hold nothing but their pivot's text (a price
+// filter's <option>s) is not a list of records: dropped with a note. The
+// test reads text, not annotations, so it holds at any gazetteer coverage.
+void DropAreasOfBarePivots(Typing& typing, const std::vector<annotate::Annotation>& annotations,
+                           const schema::CompiledSchema& schema) {
+  absl::flat_hash_set<RawNode> pivots;
+  for (const annotate::Annotation& a : annotations) {
+    if (a.attribute == schema.pivot()) pivots.insert(a.node.raw());
+  }
   std::vector<DataArea> kept;
   for (DataArea& area : typing.areas) {
-    std::vector<size_t> holding(schema.size(), 0);
-    for (const Record& r : area.records) {
-      for (const AttributeMatch& m : r.attributes) ++holding[m.attribute];
-    }
-    bool any = false;
-    for (int i : regular) any = any || holding[i] > options.infer_regular * area.records.size();
-    if (any) {
+    size_t bare = 0;
+    for (const Record& r : area.records) bare += BareRecord(r, pivots) ? 1 : 0;
+    if (bare * 2 <= area.records.size()) {
       kept.push_back(std::move(area));
       continue;
     }
-    std::string names;
-    for (int i : regular) absl::StrAppend(&names, names.empty() ? "" : ", ", schema.attribute(i).name());
-    typing.notes.push_back(absl::StrCat("the area at ", NodePath(area.root), " (", area.records.size(),
-                                        " records) dropped: no regular attribute besides the pivot (", names,
-                                        ") in more than ", options.infer_regular * 100, "% of its records"));
+    typing.notes.push_back(absl::StrCat("the area at ", NodePath(area.root), " dropped: ", bare, " of its ",
+                                        area.records.size(), " records hold nothing but the pivot (",
+                                        schema.attribute(schema.pivot()).name(), ")"));
   }
   typing.areas = std::move(kept);
 }
@@ -1193,7 +1197,7 @@ absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::A
   Typing typing = IdentifyWith(annotations, pivot, facts, schema.attribute(pivot).name(), options);
   typing = SegmentAreas(annotations, std::move(typing), options);
   AlignAreas(typing.areas, annotations, schema, options);
-  DropAreasWithoutRegulars(typing, schema, options);
+  DropAreasOfBarePivots(typing, annotations, schema);
   return typing;
 }
 

@@ -110,9 +110,9 @@ struct Typing {
   std::vector<std::string> notes;
 };
 
-// Runs identify, segment and align, then drops the areas none of whose
-// regular attributes besides the pivot is in more than infer_regular of
-// the records (R4: a price filter's options are not listings). Invalid-
+// Runs identify, segment and align, then drops the areas most of whose
+// records hold no text but their pivot's (a price filter's options are not
+// listings). Invalid-
 // Argument when the schema is not record-level or has no pivot, when an
 // annotation names no attribute of the schema or no node of the page, and
 // for options out of range. A page with no data area is not an error:
