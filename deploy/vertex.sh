@@ -289,9 +289,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile|annotate)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -302,6 +302,7 @@ case "$cmd" in
     "$BUILD/bench/monitor_bench"
     "$BUILD/bench/xpath_export_bench"
     "$BUILD/bench/hostile_bench"
+    "$BUILD/bench/amber_bench"
     "$BUILD/bench/annotate_bench"
     exec "$BUILD/bench/learn_bench"
     ;;

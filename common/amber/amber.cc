@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -321,48 +324,139 @@ std::vector<std::pair<size_t, size_t>> Conflicts(const std::vector<Draft>& draft
   return conflicts;
 }
 
-// Pivot pairs Rehome may measure per page: orphans are normally a handful
-// (an outlier and the first pivot of an area), and this bounds the
-// pathological case (thousands of orphans against thousands of pivots).
-constexpr int64_t kRehomePairBudget = 2'000'000;
+// Pivot depths below each node of an area, as counts per depth over the
+// depths a consistent pivot can have: [hi - theta, lo + theta] of the
+// area's depth interval lies within [lo - theta, hi + theta].
+class DepthCounts {
+ public:
+  DepthCounts(const Draft& d, const std::vector<Pivot>& pivots, int theta_depth)
+      : root_(d.root), base_(d.depth.lo - theta_depth), width_(d.depth.hi - d.depth.lo + 2 * theta_depth + 1) {
+    for (int p : d.pivots) Add(pivots[p]);
+  }
+  void Add(const Pivot& p) {
+    for (html::Node up = p.node.parent(); up; up = up.parent()) {
+      std::vector<int>& c = counts_[up.raw()];
+      if (c.empty()) c.assign(width_, 0);
+      ++c[p.depth - base_];
+      if (up == root_) break;
+    }
+  }
+  // [min, max] of |path(p, a)| over the area's pivots a: the pivots whose
+  // lca with p is the ancestor x are counted at x but not at its child
+  // towards p.
+  Interval PathLengths(const Pivot& p) const {
+    Interval lengths;
+    int x_depth = p.depth;
+    const std::vector<int>* below = nullptr;
+    for (html::Node x = p.node.parent(); x; x = x.parent()) {
+      --x_depth;
+      auto it = counts_.find(x.raw());
+      if (it != counts_.end()) {
+        for (int i = 0; i < width_; ++i) {
+          if (it->second[i] - (below ? (*below)[i] : 0) == 0) continue;
+          lengths = lengths.Merge(Interval::Point(p.depth + base_ + i - 2 * x_depth));
+        }
+        below = &it->second;
+      } else {
+        below = nullptr;
+      }
+      if (x == root_) break;
+    }
+    return lengths;
+  }
 
-// Adds to the kept area whose root is the nearest above it each pivot of a
-// dropped area that keeps that area depth- and distance-consistent (Def. 4:
-// the pivot set is maximal). Returns how many found a home; -1 when the
-// budget ran out (the rest stay out).
-int Rehome(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const std::vector<int>& orphans,
-           const Options& options) {
-  int64_t budget = kRehomePairBudget;
-  absl::flat_hash_map<RawNode, size_t> kept;
+ private:
+  html::Node root_;
+  int base_;
+  int width_;
+  absl::flat_hash_map<RawNode, std::vector<int>> counts_;
+};
+
+// Def. 4 asks for a maximal pivot set; Alg. 2's scan keeps only the largest
+// run per root (a second, struck-through price in a record breaks the run:
+// its distance to its sibling price is smaller). Every pivot left out is
+// offered, in document order, to the kept area whose root is the nearest
+// above it, and joins when the area stays depth- and distance-consistent.
+void Rehome(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+            std::vector<std::string>& notes) {
+  std::vector<bool> placed(pivots.size(), false);
+  absl::flat_hash_map<RawNode, size_t> by_root;
   for (size_t i = 0; i < drafts.size(); ++i) {
-    if (drafts[i].kept) kept[drafts[i].root.raw()] = i;
+    by_root[drafts[i].root.raw()] = i;
+    for (int p : drafts[i].pivots) placed[p] = true;
   }
-  int homed = 0;
-  for (int o : orphans) {
+  std::vector<std::unique_ptr<DepthCounts>> counts(drafts.size());
+  std::vector<std::vector<int>> joined(drafts.size());
+  int total = 0;
+  for (size_t o = 0; o < pivots.size(); ++o) {
+    if (placed[o]) continue;
     const Pivot& p = pivots[o];
-    Draft* home = nullptr;
-    for (html::Node up = p.node.parent(); up && home == nullptr; up = up.parent()) {
-      if (auto it = kept.find(up.raw()); it != kept.end()) home = &drafts[it->second];
+    size_t home = drafts.size();
+    for (html::Node up = p.node.parent(); up && home == drafts.size(); up = up.parent()) {
+      if (auto it = by_root.find(up.raw()); it != by_root.end()) home = it->second;
     }
-    if (home == nullptr) continue;
-    budget -= static_cast<int64_t>(home->pivots.size());
-    if (budget < 0) return -1;
-    Interval depth = home->depth.Merge(Interval::Point(p.depth));
-    Interval dist = home->dist;
-    for (int q : home->pivots) {
-      const int lca = Lca(p.node, p.depth, pivots[q].node, pivots[q].depth).second;
-      dist = dist.Merge(Interval::Point(p.depth + pivots[q].depth - 2 * lca));
-    }
-    if (depth.width() > options.theta_depth || dist.width() > options.theta_dist) continue;
-    home->depth = depth;
-    home->dist = dist;
-    home->pivots.insert(std::upper_bound(home->pivots.begin(), home->pivots.end(), o), o);
-    ++homed;
+    if (home == drafts.size()) continue;
+    Draft& d = drafts[home];
+    if (!counts[home]) counts[home] = std::make_unique<DepthCounts>(d, pivots, options.theta_depth);
+    const Interval depth = d.depth.Merge(Interval::Point(p.depth));
+    if (depth.width() > options.theta_depth) continue;
+    const Interval dist = d.dist.Merge(counts[home]->PathLengths(p));
+    if (dist.width() > options.theta_dist) continue;
+    d.depth = depth;
+    d.dist = dist;
+    counts[home]->Add(p);
+    joined[home].push_back(static_cast<int>(o));
+    ++total;
   }
-  return homed;
+  for (size_t i = 0; i < drafts.size(); ++i) {
+    if (joined[i].empty()) continue;
+    std::vector<int> merged;
+    std::merge(drafts[i].pivots.begin(), drafts[i].pivots.end(), joined[i].begin(), joined[i].end(),
+               std::back_inserter(merged));
+    drafts[i].pivots = std::move(merged);
+  }
+  if (total > 0) {
+    notes.push_back(absl::StrCat(total, " pivots outside the scan's runs joined the area above them they are "
+                                        "consistent with (maximal pivot sets, Def. 4)"));
+  }
 }
 
-void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+// An area lying inside a child of another area's root that holds none of
+// that area's pivots, whose pivots each fit the other area (depth and
+// distance), is a record of the other area that the scan cut off: two
+// prices in one record (an old and a new) are closer to each other than to
+// the other records' and form a 2-pivot "area" there. It is dissolved, and
+// Rehome offers its pivots to the enclosing area. A nested list of another
+// shape (Fig. 6's E under D1, deeper) does not fit and stays an area.
+void DissolveCutOffRecords(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots, const Options& options,
+                           std::vector<std::string>& notes) {
+  absl::flat_hash_map<RawNode, size_t> by_root;
+  for (size_t i = 0; i < drafts.size(); ++i) by_root[drafts[i].root.raw()] = i;
+  std::vector<std::unique_ptr<DepthCounts>> counts(drafts.size());
+  for (Draft& inner : drafts) {
+    size_t outer = drafts.size();
+    for (html::Node up = inner.root.parent(); up && outer == drafts.size(); up = up.parent()) {
+      if (auto it = by_root.find(up.raw()); it != by_root.end()) outer = it->second;
+    }
+    if (outer == drafts.size() || !drafts[outer].kept) continue;
+    const Draft& o = drafts[outer];
+    if (!counts[outer]) counts[outer] = std::make_unique<DepthCounts>(o, pivots, options.theta_depth);
+    bool fits = true;
+    for (int p : inner.pivots) {
+      fits = fits && o.depth.Merge(Interval::Point(pivots[p].depth)).width() <= options.theta_depth &&
+             o.dist.Merge(counts[outer]->PathLengths(pivots[p])).width() <= options.theta_dist;
+    }
+    if (!fits) continue;
+    inner.kept = false;
+    notes.push_back(absl::StrCat(inner.pivots.size(), " pivots under ", NodePath(inner.root),
+                                 " lie in one record of the area at ", NodePath(o.root),
+                                 " and fit it: offered to it, not an area of their own"));
+  }
+  drafts.erase(std::remove_if(drafts.begin(), drafts.end(), [](const Draft& d) { return !d.kept; }),
+               drafts.end());
+}
+
+void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots,
                     std::vector<std::string>& notes) {
   const std::vector<std::pair<size_t, size_t>> conflicts = Conflicts(drafts, pivots);
   if (conflicts.empty()) return;
@@ -381,25 +475,16 @@ void ResolveNesting(std::vector<Draft>& drafts, const std::vector<Pivot>& pivots
     rivals[inner].push_back(outer);
   }
   std::vector<bool> decided(drafts.size(), false);
-  std::vector<int> orphans;
   for (size_t i : order) {
     decided[i] = true;
     for (size_t r : rivals[i]) {
       if (decided[r] && drafts[r].kept) drafts[i].kept = false;
     }
     if (drafts[i].kept) continue;
-    orphans.insert(orphans.end(), drafts[i].pivots.begin(), drafts[i].pivots.end());
     notes.push_back(absl::StrCat(drafts[i].pivots.size(), " pivots under ", NodePath(drafts[i].root),
                                  " form no data area: it would hold another area in one of its records, "
                                  "or lie in one, and the other has more pivots (or is the inner of two "
                                  "equal); data areas do not nest"));
-  }
-  std::sort(orphans.begin(), orphans.end());
-  if (const int homed = Rehome(drafts, pivots, orphans, options); homed > 0) {
-    notes.push_back(absl::StrCat(homed, " of their pivots joined the area below them they are consistent with"));
-  } else if (homed < 0) {
-    notes.push_back(absl::StrCat("their ", orphans.size(), " pivots were not offered to the areas below them: over ",
-                                 kRehomePairBudget, " pivot pairs to measure"));
   }
   drafts.erase(std::remove_if(drafts.begin(), drafts.end(), [](const Draft& d) { return !d.kept; }),
                drafts.end());
@@ -419,7 +504,9 @@ Typing IdentifyWith(const std::vector<annotate::Annotation>& annotations, int pi
     return typing;
   }
   std::vector<Draft> drafts = ClusterPivots(pivots, options);
-  ResolveNesting(drafts, pivots, options, typing.notes);
+  ResolveNesting(drafts, pivots, typing.notes);
+  DissolveCutOffRecords(drafts, pivots, options, typing.notes);
+  Rehome(drafts, pivots, options, typing.notes);
   if (drafts.empty()) {
     typing.notes.push_back(absl::StrCat("the ", pivots.size(), " pivot (", pivot_name,
                                         ") annotations form no data area: no two are within depth ",
@@ -594,16 +681,36 @@ class Segmenter {
 
 // The digest's grid resolution: when most leading nodes hold several
 // pivots, each such leading node becomes an area root (a grid's rows).
+// Whether a leading node holds several records, grid-like: its pivots lie
+// in two or more of its children, all of one tag (cells: td, li, div). An
+// old and a new price (<del> and <span>) in one record are not cells.
+bool HoldsCells(html::Node leading, const std::vector<html::Node>& pivots) {
+  if (pivots.size() < 2) return false;
+  absl::flat_hash_set<RawNode> cells;
+  std::string_view tag;
+  for (html::Node p : pivots) {
+    html::Node cell = ChildOfAncestor(p, leading);
+    if (!cell.is_element()) return false;
+    if (tag.empty()) tag = cell.tag();
+    if (cell.tag() != tag) return false;
+    cells.insert(cell.raw());
+  }
+  return cells.size() >= 2;
+}
+
 bool Segmenter::SplitGrid(AreaWork& work,
                           const absl::flat_hash_map<RawNode, std::vector<html::Node>>& by_leading,
                           std::vector<AreaWork>& grid_rows) {
   size_t several = 0;
-  for (const auto& [leading, pivots] : by_leading) several += pivots.size() > 1 ? 1 : 0;
+  for (html::Node c = work.area.root.first_child(); c; c = c.next_sibling()) {
+    auto it = by_leading.find(c.raw());
+    if (it != by_leading.end() && HoldsCells(c, it->second)) ++several;
+  }
   if (several * 2 <= by_leading.size()) return false;
   size_t rows = 0;
   for (html::Node c = work.area.root.first_child(); c; c = c.next_sibling()) {
     auto it = by_leading.find(c.raw());
-    if (it == by_leading.end() || it->second.size() < 2) continue;
+    if (it == by_leading.end() || !HoldsCells(c, it->second)) continue;
     AreaWork row;
     row.area.root = c;
     row.area.pivots = it->second;
@@ -612,7 +719,8 @@ bool Segmenter::SplitGrid(AreaWork& work,
     ++rows;
   }
   notes_.push_back(absl::StrCat(Name(work), ": a grid (", several, " of ", by_leading.size(),
-                                " leading nodes hold several pivots): segmented as ", rows, " rows"));
+                                " leading nodes hold pivots in several cells of one tag): segmented as ", rows,
+                                " rows"));
   return true;
 }
 
@@ -818,18 +926,47 @@ struct Typed {
   html::Node node;
   const annotate::Annotation* annotation = nullptr;  // the first on the node
   Located where;
+  std::string inferred_value;  // when not annotated
 };
+
+// An inferred node's value: its whole normalised text (the digest's
+// reading of section 3.5, for gazetteer and free-text attributes), or for an
+// attribute with a value regex what the regex selects in it; nullopt when
+// the regex finds nothing (a path that holds a postcode in most records
+// does not make the others' text a postcode).
+std::optional<std::string> InferredValue(const schema::CompiledSchema& schema, int attribute, html::Node n) {
+  std::string text = n.Text();
+  if (schema.ValueRegex(attribute) == nullptr) {
+    if (text.empty()) return std::nullopt;
+    return text;
+  }
+  return schema.SelectValue(attribute, text);
+}
 
 struct Thresholds {
   double infer;
   double keep;
+  bool keep_by_sibling_runs;
 };
+
+// The path with runs of same-tag next-sibling steps below the top level
+// collapsed into their first step (Options::keep_by_sibling_runs).
+TagPath CollapseSiblingRuns(const TagPath& path) {
+  TagPath out;
+  bool below_top = false;
+  for (uint64_t step : path) {
+    below_top = below_top || KindOf(step) == kFirstChild;
+    if (below_top && KindOf(step) == kNextSibling && !out.empty() && TokenOf(out.back()) == TokenOf(step)) continue;
+    out.push_back(step);
+  }
+  return out;
+}
 
 // Alg. 4 for one attribute of one area: supports of the annotated tag paths
 // (Def. 7, the record start counted, annotations lifted to their element),
 // the Def. 8 test, the first typed node per record.
-void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Thresholds t, AreaAligner& aligner,
-                    DataArea& area) {
+void AlignAttribute(const schema::CompiledSchema& schema, int attribute, const std::vector<Typed>& annotated,
+                    Thresholds t, AreaAligner& aligner, DataArea& area) {
   const size_t records = area.records.size();
   absl::flat_hash_map<TagPath, absl::flat_hash_set<int>> holders;
   for (const Typed& a : annotated) holders[a.where.path].insert(a.where.record);
@@ -842,17 +979,27 @@ void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Threshol
     Typed& b = best[candidate.where.record];
     if (!b.node || candidate.where.position < b.where.position) b = std::move(candidate);
   };
+  absl::flat_hash_map<TagPath, absl::flat_hash_set<int>> run_holders;
+  if (t.keep_by_sibling_runs) {
+    for (const Typed& a : annotated) run_holders[CollapseSiblingRuns(a.where.path)].insert(a.where.record);
+  }
+  auto run_support = [&](const TagPath& p) {
+    if (!t.keep_by_sibling_runs) return 0.0;
+    return static_cast<double>(run_holders[CollapseSiblingRuns(p)].size()) / records;
+  };
   absl::flat_hash_map<RawNode, const Typed*> by_node;
   for (const Typed& a : annotated) {
     by_node.try_emplace(a.node.raw(), &a);
-    if (support(a.where.path) > t.keep) consider(a);
+    if (support(a.where.path) > t.keep || run_support(a.where.path) > t.keep) consider(a);
   }
   for (const auto& [path, holding] : holders) {
     if (static_cast<double>(holding.size()) / records <= t.infer) continue;
     for (size_t r = 0; r < records; ++r) {
       html::Node n = aligner.Resolve(path, static_cast<int>(r));
       if (!n || by_node.contains(n.raw())) continue;  // annotated ones are in already
-      consider(Typed{n, nullptr, aligner.Locate(n)});
+      std::optional<std::string> value = InferredValue(schema, attribute, n);
+      if (!value) continue;
+      consider(Typed{n, nullptr, aligner.Locate(n), *std::move(value)});
     }
   }
   for (size_t r = 0; r < records; ++r) {
@@ -861,7 +1008,7 @@ void AlignAttribute(int attribute, const std::vector<Typed>& annotated, Threshol
     match.attribute = attribute;
     match.node = best[r].node;
     match.annotated = best[r].annotation != nullptr;
-    match.value = match.annotated ? best[r].annotation->value : best[r].node.Text();
+    match.value = match.annotated ? best[r].annotation->value : best[r].inferred_value;
     match.support = support(best[r].where.path);
     match.tag_path = aligner.Render(best[r].where.path);
     area.records[r].attributes.push_back(std::move(match));
@@ -906,10 +1053,10 @@ void AlignAreas(std::vector<DataArea>& areas, const std::vector<annotate::Annota
 void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribute, AreaAligner& aligner,
                const schema::CompiledSchema& schema, const Options& options) {
   for (size_t i = 0; i < schema.size(); ++i) {
-    const bool regular = IsRegularAttribute(schema, static_cast<int>(i));
+    const bool regular = schema.IsRegular(i);
     const Thresholds t{regular ? options.infer_regular : options.infer_optional,
-                       regular ? options.keep_regular : options.keep_optional};
-    AlignAttribute(static_cast<int>(i), by_attribute[i], t, aligner, area);
+                       regular ? options.keep_regular : options.keep_optional, options.keep_by_sibling_runs};
+    AlignAttribute(schema, static_cast<int>(i), by_attribute[i], t, aligner, area);
   }
 }
 
@@ -918,18 +1065,6 @@ void AlignArea(DataArea& area, const std::vector<std::vector<Typed>>& by_attribu
 // ---------------------------------------------------------------------------
 // The stages and Run
 // ---------------------------------------------------------------------------
-
-bool IsRegularAttribute(const schema::CompiledSchema& schema, int i) {
-  const v1::AttributeSchema& a = schema.attribute(i);
-  return a.has_regular() ? a.regular() : a.mandatory();
-}
-
-int PivotAttribute(const schema::CompiledSchema& schema) {
-  for (size_t i = 0; i < schema.size(); ++i) {
-    if (schema.attribute(i).pivot()) return static_cast<int>(i);
-  }
-  return -1;
-}
 
 namespace {
 
@@ -951,6 +1086,42 @@ Typing SegmentAreas(const std::vector<annotate::Annotation>& annotations, Typing
   }
   segmenter.ReportCaps();
   return typing;
+}
+
+// Whether the record's text is nothing but pivot annotations' text (an
+// <option> of a price filter, a bar of a price histogram).
+bool BareRecord(const Record& r, const absl::flat_hash_set<RawNode>& pivots) {
+  for (html::Node top : r.nodes) {
+    for (html::Node n = top; n; n = n.NextInDocument(top)) {
+      if (n.is_text() && !pivots.contains(n.raw()) && !html::IsBlank(n.RawText())) return false;
+    }
+  }
+  return true;
+}
+
+// Records hold several attributes (a multi-attribute vertical): an area
+// most of whose records hold nothing but their pivot's text (a price
+// filter's <option>s) is not a list of records: dropped with a note. The
+// test reads text, not annotations, so it holds at any gazetteer coverage.
+void DropAreasOfBarePivots(Typing& typing, const std::vector<annotate::Annotation>& annotations,
+                           const schema::CompiledSchema& schema) {
+  absl::flat_hash_set<RawNode> pivots;
+  for (const annotate::Annotation& a : annotations) {
+    if (a.attribute == schema.pivot()) pivots.insert(a.node.raw());
+  }
+  std::vector<DataArea> kept;
+  for (DataArea& area : typing.areas) {
+    size_t bare = 0;
+    for (const Record& r : area.records) bare += BareRecord(r, pivots) ? 1 : 0;
+    if (bare * 2 <= area.records.size()) {
+      kept.push_back(std::move(area));
+      continue;
+    }
+    typing.notes.push_back(absl::StrCat("the area at ", NodePath(area.root), " dropped: ", bare, " of its ",
+                                        area.records.size(), " records hold nothing but the pivot (",
+                                        schema.attribute(schema.pivot()).name(), ")"));
+  }
+  typing.areas = std::move(kept);
 }
 
 absl::Status CheckOptions(const Options& o) {
@@ -1012,11 +1183,11 @@ Typing Align(const html::Page& page, const std::vector<annotate::Annotation>& an
 
 absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
                            const schema::CompiledSchema& schema, const Options& options) {
-  if (!schema.proto().record_level()) {
+  if (!schema.record_level()) {
     return absl::InvalidArgumentError(
         absl::StrCat("schema '", schema.vertical(), "' is not record-level: AMBER needs record_level"));
   }
-  const int pivot = PivotAttribute(schema);
+  const int pivot = schema.pivot();
   if (pivot < 0) {
     return absl::InvalidArgumentError(absl::StrCat("schema '", schema.vertical(), "' has no pivot attribute"));
   }
@@ -1026,6 +1197,7 @@ absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::A
   Typing typing = IdentifyWith(annotations, pivot, facts, schema.attribute(pivot).name(), options);
   typing = SegmentAreas(annotations, std::move(typing), options);
   AlignAreas(typing.areas, annotations, schema, options);
+  DropAreasOfBarePivots(typing, annotations, schema);
   return typing;
 }
 

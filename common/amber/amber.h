@@ -48,6 +48,13 @@ struct Options {
   double infer_optional = 0.5;
   double keep_regular = 0.0;
   double keep_optional = 0.2;
+  // align, an extension of Def. 7 for keeping annotated nodes (never for
+  // inferring): also keep an annotation whose tag path, with runs of
+  // same-tag next-sibling steps below the record's top level collapsed
+  // (the 1st, 2nd or 4th <li> of a facts list alike), has support above
+  // the keep threshold. Off: the paper's positional paths, under which an
+  // optional fact shifts every later fact of its list to a new path.
+  bool keep_by_sibling_runs = false;
   // segment: subtrees larger than this are compared by their first
   // ted_max_nodes nodes (reported), and each record is compared with at
   // most ted_max_pairs others (reported).
@@ -62,7 +69,8 @@ struct AttributeMatch {
   // or an <a>/<img> for url/image attributes).
   html::Node node;
   // The annotation's value, or for an inferred attribute the node's whole
-  // normalised text.
+  // normalised text (for an attribute with a value regex, what the regex
+  // selects in it: a node where it selects nothing is not inferred).
   std::string value;
   // Def. 7 support of the node's tag path for this attribute in its area.
   double support = 0;
@@ -102,8 +110,12 @@ struct Typing {
   std::vector<std::string> notes;
 };
 
-// Runs identify, segment and align. InvalidArgument when the schema is not
-// record-level or has no pivot. A page with no data area is not an error:
+// Runs identify, segment and align, then drops the areas most of whose
+// records hold no text but their pivot's (a price filter's options are not
+// listings). Invalid-
+// Argument when the schema is not record-level or has no pivot, when an
+// annotation names no attribute of the schema or no node of the page, and
+// for options out of range. A page with no data area is not an error:
 // the typing is empty and its notes say why.
 absl::StatusOr<Typing> Run(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
                            const schema::CompiledSchema& schema, const Options& options = {});

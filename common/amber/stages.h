@@ -32,13 +32,6 @@ Typing Segment(const html::Page& page, const std::vector<annotate::Annotation>& 
 Typing Align(const html::Page& page, const std::vector<annotate::Annotation>& annotations,
              const schema::CompiledSchema& schema, Typing segmented, const Options& options);
 
-// Whether the i-th attribute is regular (AMBER's Sigma_R): its explicit
-// `regular` when set, else `mandatory`. Requires i < schema.size().
-bool IsRegularAttribute(const schema::CompiledSchema& schema, int i);
-
-// The index of the schema's pivot attribute, or -1 when it has none.
-int PivotAttribute(const schema::CompiledSchema& schema);
-
 }  // namespace vertex::amber
 
 #endif  // VERTEX_COMMON_AMBER_STAGES_H_
