@@ -10,8 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
+#include "common/learn/range_learner.h"
 #include "common/learn/xpath_learner.h"
 #include "common/rule/features.h"
 #include "common/rule/url.h"
@@ -58,6 +60,35 @@ std::string StructuralPath(html::Node n) {
   }
   std::reverse(steps.begin(), steps.end());
   return "/" + absl::StrJoin(steps, "/");
+}
+
+// "[contains(concat(' ', normalize-space(@class), ' '), ' listing ')]" for
+// each class token every record start of `area` has; "" when none.
+std::string CommonClassPredicate(const amber::DataArea& area) {
+  std::set<std::string> common;
+  bool first = true;
+  for (const amber::Record& r : area.records) {
+    std::set<std::string> tokens;
+    for (absl::string_view t : absl::StrSplit(r.nodes[0].attribute("class"), ' ', absl::SkipEmpty())) {
+      tokens.insert(std::string(t));
+    }
+    if (first) {
+      common = std::move(tokens);
+      first = false;
+    } else {
+      std::set<std::string> both;
+      for (const std::string& t : common) {
+        if (tokens.count(t)) both.insert(t);
+      }
+      common = std::move(both);
+    }
+  }
+  std::string out;
+  for (const std::string& t : common) {
+    absl::StrAppend(&out, "[contains(concat(' ', normalize-space(@class), ' '), ", rule::XPathLiteral(" " + t + " "),
+                    ")]");
+  }
+  return out;
 }
 
 std::string AreaKey(const amber::DataArea& area) {
@@ -148,25 +179,35 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
     return absl::FailedPreconditionError(
         absl::StrCat("no data area with records on any of the ", analysed, " analysed pages"));
   }
+  // The main area's key (most pages) gives the record length; an area on
+  // fewer pages is kept when its records have that length and it is on at
+  // least kMinAreaShare of the pages and two of them (a featured block on
+  // some pages); an area on one page is a segmentation the others refute.
+  std::string main_key;
+  size_t best_votes = 0;
+  for (const auto& [key, n] : votes) {
+    if (n > best_votes) {
+      best_votes = n;
+      main_key = key;
+    }
+  }
+  const auto length_of = [](const std::string& key) {
+    const size_t at = key.rfind(" len ");  // the key ends "len N start T"
+    return std::atoi(key.c_str() + at + 5);
+  };
+  const int record_length = length_of(main_key);
   std::set<std::string> kept;
   for (const auto& [key, n] : votes) {
-    if (2 * n >= analysed) kept.insert(key);
+    const bool keep = key == main_key || (length_of(key) == record_length && n >= 2 &&
+                                          static_cast<double>(n) >= kMinAreaShare * static_cast<double>(analysed));
+    if (keep) kept.insert(key);
     result.notes.push_back(absl::StrFormat("area %s: on %d of %d pages%s", key, n, analysed,
-                                           2 * n >= analysed ? "" : " (dropped: under half)"));
+                                           keep ? "" : " (dropped: on too few pages, or another record length)"));
   }
-  if (kept.empty()) {
+  if (2 * best_votes < analysed) {
     return absl::FailedPreconditionError(absl::StrCat("no data area is on half of the ", analysed,
                                                       " analysed pages: the pages disagree (", votes.size(),
                                                       " different areas)"));
-  }
-  int record_length = 0;
-  size_t best_votes = 0;
-  for (const auto& [key, n] : votes) {
-    if (!kept.count(key) || n <= best_votes) continue;
-    best_votes = n;
-    // The key ends "len N start T".
-    size_t at = key.rfind(" len ");
-    record_length = std::atoi(key.c_str() + at + 5);
   }
 
   // 2. The record XPath, from the kept areas' starts.
@@ -176,8 +217,14 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
   std::vector<std::string> structural;
   std::set<std::string> seen_structural;
   std::vector<std::string> values;
-  // Per attribute: tag path -> records, and records holding the attribute.
-  std::vector<std::map<std::string, size_t>> paths(schema.size());
+  // Per attribute: tag path -> the record starts it was typed in (page,
+  // start), and the (node text, value) of its annotated nodes.
+  struct Occurrence {
+    const html::Page* page;
+    html::Node start;
+  };
+  std::vector<std::map<std::string, std::vector<Occurrence>>> paths(schema.size());
+  std::vector<std::map<std::string, std::vector<RangeExample>>> ranges(schema.size());
   size_t records = 0, agreeing = 0;
   for (const RecordPage& p : pages) {
     ExamplePage e;
@@ -187,7 +234,8 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
       for (const amber::DataArea& a : p.typing->areas) {
         if (a.records.empty() || !kept.count(AreaKey(a))) continue;
         if (seen_structural.insert(StructuralPath(a.root)).second) {
-          structural.push_back(absl::StrCat(StructuralPath(a.root), "/", Tag(a.records[0].nodes[0])));
+          structural.push_back(absl::StrCat(StructuralPath(a.root), "/", Tag(a.records[0].nodes[0]),
+                                            CommonClassPredicate(a)));
         }
         for (const amber::Record& r : a.records) {
           e.positives.push_back(r.nodes[0]);
@@ -197,8 +245,13 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
             if (m.attribute < 0 || static_cast<size_t>(m.attribute) >= schema.size()) continue;
             std::string path = m.tag_path.empty() ? RelativeTagPath(r.nodes[0], m.node) : m.tag_path;
             if (path.empty()) continue;
-            ++paths[m.attribute][path];
+            paths[m.attribute][path].push_back({p.page, r.nodes[0]});
             if (values.size() < 2000 && !m.value.empty()) values.push_back(m.value);
+            std::vector<RangeExample>& examples = ranges[m.attribute][path];
+            if (m.annotated && !m.value.empty() && examples.size() < 200) {
+              std::string text = m.node.Text();
+              if (text.find(m.value) != std::string::npos) examples.push_back({std::move(text), m.value});
+            }
           }
         }
       }
@@ -273,20 +326,37 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
     }
     std::vector<std::pair<size_t, std::string>> ranked;
     size_t total = 0;
-    for (const auto& [path, n] : paths[i]) {
-      ranked.push_back({n, path});
-      total += n;
+    for (const auto& [path, where] : paths[i]) {
+      ranked.push_back({where.size(), path});
+      total += where.size();
     }
     std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
+    // A secondary path joins only where it stands in for the main one: in
+    // no record it was typed in does the main path select a node too (there
+    // it is a second occurrence, e.g. a struck-through old price the typing
+    // took because it came first, which the union would then prefer).
     std::vector<std::string> chosen = {ranked[0].second};
     size_t covered = ranked[0].first;
-    for (size_t k = 1; k < ranked.size(); ++k) {
-      if (ranked[k].first >= 2 && ranked[k].first >= kMinAlternativeShare * total) {
-        chosen.push_back(ranked[k].second);
-        covered += ranked[k].first;
+    absl::StatusOr<html::XPath> main_path = html::XPath::Compile(ranked[0].second);
+    size_t conflicting = 0;
+    for (size_t k = 1; k < ranked.size() && main_path.ok(); ++k) {
+      if (ranked[k].first < 2 || ranked[k].first < kMinAlternativeShare * total) continue;
+      bool conflict = false;
+      for (const Occurrence& o : paths[i][ranked[k].second]) {
+        absl::StatusOr<std::vector<html::Node>> got = main_path->Select(*o.page, o.start);
+        if (got.ok() && !got->empty()) {
+          conflict = true;
+          break;
+        }
       }
+      if (conflict) {
+        ++conflicting;
+        continue;
+      }
+      chosen.push_back(ranked[k].second);
+      covered += ranked[k].first;
     }
     v1::AttributeRule* a = rule.add_attributes();
     a->set_attribute(attr.name());
@@ -295,11 +365,30 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
     a->set_multi_valued(attr.multi_valued());
     if (attr.type() == "url") a->set_value_attribute("href");
     if (attr.type() == "image") a->set_value_attribute("src");
+    // Without a regex the value is the node's whole text; where the typing's
+    // annotated values are a consistent part of it ("Yelfield" of
+    // "Yelfield (RG15)"), the range pruner learns that part.
+    if (schema.ValueRegex(i) == nullptr && a->value_attribute().empty()) {
+      std::vector<RangeExample> examples;
+      for (const std::string& path : chosen) {
+        const std::vector<RangeExample>& e = ranges[i][path];
+        examples.insert(examples.end(), e.begin(), e.end());
+      }
+      if (!examples.empty()) {
+        absl::StatusOr<std::optional<v1::TextRange>> range = LearnTextRange(examples);
+        if (range.ok() && range->has_value()) {
+          *a->mutable_range() = **range;
+          result.notes.push_back(absl::StrCat(attr.name(), ": a text range from ", examples.size(), " values"));
+        }
+      }
+    }
     const double support = records ? static_cast<double>(covered) / records : 0;
     a->set_support(support);
     rule.add_attribute_support(support);
-    result.notes.push_back(absl::StrFormat("%s: %s (%d of %d records; %d other paths dropped)", attr.name(),
-                                           a->xpath(), covered, records, ranked.size() - chosen.size()));
+    result.notes.push_back(absl::StrFormat("%s: %s (%d of %d records; %d other paths dropped, %d of them second "
+                                           "occurrences)",
+                                           attr.name(), a->xpath(), covered, records, ranked.size() - chosen.size(),
+                                           conflicting));
   }
   return result;
 }

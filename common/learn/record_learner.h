@@ -7,14 +7,16 @@
 //
 //  1. Vote. Each data area of each analysed page gets a key: the tag path of
 //     its root from <html>, its record length and its record starts' tag.
-//     The keys found on at least half of the analysed pages are kept (the
-//     most frequent first): a featured block present on every page is kept
-//     beside the main list; an area AMBER found on one page only is not.
+//     The most frequent key (it must be on half of the analysed pages) gives
+//     the record length; other keys of that length on kMinAreaShare of the
+//     pages and at least two are kept too (a featured block shown on some
+//     pages); an area AMBER found on one page only is not.
 //  2. Record XPath. Vertex's Algorithm 3 (xpath_learner.h) learns, from the
 //     record starts of the kept areas as the positives of a multi-valued
 //     attribute, an XPath selecting them, with support on the other sample
 //     pages. When it finds none precise, a structural XPath (the areas'
-//     root paths with their classes, then the starts' tag, every Len-th)
+//     root paths with their classes, then the starts' tag with the class
+//     tokens every start has, every Len-th)
 //     is tried; the more precise one is kept and its precision reported.
 //  3. Attributes. Per attribute, AMBER's tag paths (relative XPaths from
 //     the record start) are counted over the kept areas' records; the most
@@ -43,6 +45,9 @@ namespace vertex::learn {
 // Share of an attribute's records a secondary tag path must cover to join
 // the rule's XPath.
 inline constexpr double kMinAlternativeShare = 0.05;
+// Share of the analysed pages (and at least two) an area other than the
+// main one must be on to be kept (a featured block shown on some pages).
+inline constexpr double kMinAreaShare = 0.2;
 
 // One sample page: analysed (typing set) or only looked at for support.
 struct RecordPage {
