@@ -235,8 +235,14 @@ absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const
       if (!before.has_value()) continue;
       absl::StatusOr<html::Page> old_page = parser.Parse(*before, url);
       if (!old_page.ok()) continue;
-      VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> old_values, o.rule->Apply(*old_page));
-      const v1::GoldenExtraction old_golden = GoldenOf(url, old_values);
+      v1::GoldenExtraction old_golden;
+      if (o.rule->record_level()) {
+        VERTEX_ASSIGN_OR_RETURN(extract::ListResult old_list, o.rule->ApplyRecords(*old_page));
+        old_golden = GoldenOfRecords(url, old_list.records, schema);
+      } else {
+        VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> old_values, o.rule->Apply(*old_page));
+        old_golden = GoldenOf(url, old_values);
+      }
       v1::PageCheck check;
       VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> new_values,
                               CheckPage(*o.rule, fresh[fresh_index[url]].html, url, &old_golden, parser, &check));
@@ -250,7 +256,8 @@ absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const
         why.push_back(absl::StrCat(a.attribute(), " \"", absl::StrJoin(a.golden(), " | "), "\" became \"",
                                    absl::StrJoin(a.fresh(), " | "), "\""));
       }
-      if (c.kind == kFieldMatch) {
+      for (const std::string& f : check.record_failures()) why.push_back(f);
+      if (c.kind == kFieldMatch && !o.rule->record_level()) {
         const std::vector<std::string> lost = LostAttributes(new_values, old_golden);
         if (!lost.empty()) why.push_back("lost " + absl::StrJoin(lost, ", "));
       }
@@ -390,7 +397,60 @@ absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const
     std::string queued_reason =
         candidates.empty() ? "no old cluster shares URLs with it (a new template)"
                            : "no old rule passed the field test: " + absl::StrJoin(failures, "; ");
-    if (heir != nullptr && !request.no_repair()) {
+    if (heir != nullptr && !request.no_repair() && schema.record_level()) {
+      // A list cluster: AMBER analyses the fresh cluster's pages again
+      // (no editor, no golden value needed) into a candidate version that
+      // must pass the list field test on the heir's bellwethers.
+      const OldCluster& o = olds[heir->old];
+      out->set_from_cluster(o.record.cluster_id());
+      out->set_from_version(o.record.current_version());
+      VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r,
+                              workflow::LearnCluster(schema, sc.clustering, c, {}, pool, options.learn));
+      std::vector<std::string> failed;
+      if (r.compiled) {
+        for (const std::string& u : o.record.bellwether_urls()) {
+          if (!member_urls.count(u) || !o.golden.count(u)) continue;
+          VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(fresh_index[u]));
+          VERTEX_ASSIGN_OR_RETURN(extract::ListResult list, r.compiled->ApplyRecords(*page));
+          for (const std::string& f : ListFieldTest(schema, list.records, o.golden.at(u))) {
+            failed.push_back(u + ": " + f);
+          }
+        }
+      }
+      if (r.compiled && failed.empty()) {
+        v1::Rule rule = r.learnt.rule;
+        rule.set_site(site_id);
+        rule.set_cluster_id(record.cluster_id());
+        rule.set_repaired(true);
+        rule.set_reused_from_cluster(o.record.cluster_id());
+        rule.set_reused_from_version(o.record.current_version());
+        rule.set_created_unix_ms(NowMs());
+        store::RuleCommit commit;
+        commit.rule = rule;
+        commit.candidate = true;
+        v1::Rule with_signature = rule;
+        with_signature.set_signature(record.signature());
+        VERTEX_ASSIGN_OR_RETURN(extract::CompiledRule compiled, extract::CompiledRule::Create(with_signature, schema));
+        VERTEX_RETURN_IF_ERROR(AddBellwethers(compiled, sc.state, sample_cluster, {}, pool, options.bellwethers, &commit));
+        v1::EditorState editor;
+        editor.set_state(v1::DONE);
+        commit.editor = std::move(editor);
+        commits.push_back(std::move(commit));
+        out->set_outcome(v1::ClusterOutcome::REPAIRED);
+        out->set_version(-1);
+        for (const v1::AttributeRule& a : rule.record().attributes()) out->add_repaired_attributes(a.attribute());
+        out->set_reason(queued_reason + "; repaired by AMBER (no annotation): a candidate version");
+        response.set_repaired(response.repaired() + 1);
+        continue;
+      }
+      if (!r.compiled) {
+        for (const learn::AttributeDiagnostic& d : r.learnt.diagnostics) {
+          if (d.attribute == "__record") queued_reason += "; AMBER learnt no record rule: " + d.message;
+        }
+      } else {
+        queued_reason += "; AMBER's record rule failed the list field test: " + absl::StrJoin(failed, "; ");
+      }
+    } else if (heir != nullptr && !request.no_repair()) {
       const OldCluster& o = olds[heir->old];
       out->set_from_cluster(o.record.cluster_id());
       out->set_from_version(o.record.current_version());

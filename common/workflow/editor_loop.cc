@@ -44,6 +44,30 @@ const schema::CompiledSchema& RuleChecker::schema() const { return rule_.schema(
 
 absl::StatusOr<RuleChecker::PageResult> RuleChecker::Check(const html::Page& page, size_t index) const {
   const schema::CompiledSchema& schema = rule_.schema();
+  if (rule_.record_level()) {
+    // A list page: at least one record, and each regular attribute in more
+    // than half of them (AMBER's Theta_infer for regular attributes).
+    absl::StatusOr<extract::ListResult> list = rule_.ApplyRecords(page);
+    if (!list.ok()) return list.status();
+    PageResult out;
+    out.has_value.assign(schema.size(), false);
+    if (list->records.empty()) {
+      out.issues.push_back({index, "__record", "no record"});
+      return out;
+    }
+    std::vector<size_t> with(schema.size(), 0);
+    for (const extract::ListRecordResult& r : list->records) {
+      for (size_t i = 0; i < r.attributes.size() && i < schema.size(); ++i) with[i] += !r.attributes[i].values.empty();
+    }
+    for (size_t i = 0; i < schema.size(); ++i) {
+      out.has_value[i] = with[i] > 0;
+      if (schema.IsRegular(i) && 2 * with[i] <= list->records.size()) {
+        out.issues.push_back({index, schema.attribute(i).name(),
+                              absl::StrCat("in ", with[i], " of ", list->records.size(), " records")});
+      }
+    }
+    return out;
+  }
   absl::StatusOr<std::vector<extract::AttributeResult>> results = rule_.Apply(page);
   if (!results.ok()) return results.status();
   PageResult out;

@@ -169,7 +169,7 @@ absl::StatusOr<std::vector<v1::ExtractedRecord>> Preview(const ClusterLearnResul
                                                          const schema::CompiledSchema& schema, PagePool& pool,
                                                          size_t limit, int64_t version) {
   std::vector<v1::ExtractedRecord> out;
-  if (!r.compiled) return out;
+  if (!r.compiled || r.compiled->record_level()) return out;
   for (size_t i = 0; i < r.remaining.size() && out.size() < limit; ++i) {
     VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(r.remaining[i]));
     extract::Record record;
@@ -186,6 +186,31 @@ absl::StatusOr<std::vector<v1::ExtractedRecord>> Preview(const ClusterLearnResul
     }
     record.status = record.missing_mandatory.empty() ? extract::RecordStatus::kOk : extract::RecordStatus::kPartial;
     out.push_back(extract::RecordToProto(record, site, true));
+  }
+  return out;
+}
+
+// A record-level rule's records on up to `limit` of the sample pages not
+// annotated, as Extract answers them.
+absl::StatusOr<std::vector<v1::ExtractResponse>> ListPreview(const ClusterLearnResult& r, const std::string& site,
+                                                             PagePool& pool, size_t limit, int64_t version) {
+  std::vector<v1::ExtractResponse> out;
+  if (!r.compiled || !r.compiled->record_level()) return out;
+  for (size_t i = 0; i < r.remaining.size() && out.size() < limit; ++i) {
+    VERTEX_ASSIGN_OR_RETURN(const html::Page* page, pool.Page(r.remaining[i]));
+    VERTEX_ASSIGN_OR_RETURN(extract::ListResult list, r.compiled->ApplyRecords(*page));
+    extract::Record record;
+    record.url = page->url();
+    record.cluster_id = r.learnt.rule.cluster_id();
+    record.rule_version = version;
+    record.parsed = true;
+    record.record_level = true;
+    record.list_records = std::move(list.records);
+    record.notes = std::move(list.notes);
+    record.status = record.list_records.empty() ? extract::RecordStatus::kPartial : extract::RecordStatus::kOk;
+    v1::ExtractResponse response;
+    extract::RecordToResponse(record, site, false, &response);
+    out.push_back(std::move(response));
   }
   return out;
 }
@@ -389,6 +414,9 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractedRecord> preview,
                           Preview(r, site, schema, pool, limit, response->version()));
   response->mutable_preview()->Assign(preview.begin(), preview.end());
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractResponse> lists,
+                          ListPreview(r, site, pool, limit, response->version()));
+  response->mutable_list_preview()->Assign(lists.begin(), lists.end());
   return absl::OkStatus();
 }
 

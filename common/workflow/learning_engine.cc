@@ -410,6 +410,12 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
   context.store = store_;
   context.options = {options_.cluster.parse, options_.learn, options_.bellwethers, options_.relearn_pages,
                      options_.fetcher};
+  // A record-level site is repaired by AMBER with the vertical's stored
+  // gazetteers.
+  if (absl::StatusOr<v1::SiteRecord> site = store_->GetSite(request.site()); site.ok() && site->schema().record_level()) {
+    VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(site->schema()));
+    VERTEX_ASSIGN_OR_RETURN(context.options.learn.gazetteers, GazetteersFor(schema));
+  }
   context.site_lock = [this](const std::string& site) { return SiteLock(site); };
   context.compute_clustering = [this](const std::string& site, v1::SampleState state, const PageLoader& load) {
     return ComputeClustering(site, std::move(state), load);
