@@ -13,7 +13,11 @@
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
 #include "common/workflow/extraction_engine.h"
+#include "common/workflow/learning_engine.h"
 #include "gmock/gmock.h"
+#include "common/demo/listing_site.h"
+#include "common/workflow/api_listing.h"
+#include "common/workflow/listing_eval.h"
 #include "gtest/gtest.h"
 #include "services/client/remote_api.h"
 #include "tests/services/process.h"
@@ -578,6 +582,82 @@ TEST_F(ServicesTest, VertexdRecordsMonitoringRuns) {
   ASSERT_TRUE(verdict.ok()) << verdict.status();
   EXPECT_EQ(verdict->source(), "fetched");
   EXPECT_NE(verdict->verdict(), v1::ClusterVerdict::CHANGED) << verdict->ShortDebugString();
+}
+
+// A record-level site through vertexd's gRPC services, no editor: the
+// gazetteers given with LearnGazetteer, every cluster learnt by AMBER, every
+// page extracted with ExtractStream; the records equal the in-process
+// engines' on the same pages.
+TEST_F(ServicesTest, VertexdLearnsAListSiteByAmberAsTheEnginesDo) {
+  learning_->Stop(SIGTERM);
+  extraction_.reset();
+  monitoring_.reset();
+  ServerProcess vertexd(VERTEXD_BIN, {"--store", dir_.path() + "/vertexd-list-store", "--auth-token", kToken},
+                        dir_.path(), "vertexd-list");
+  ASSERT_NE(vertexd.port(), 0) << vertexd.log();
+  auto learning = client::ConnectLearning(Options(vertexd.address())).value();
+  auto extraction = client::ConnectExtraction(Options(vertexd.address())).value();
+
+  demo::ListingSiteOptions o;
+  o.seed = 21;
+  o.pages = 30;
+  o.layout = 3;  // dt + dd records: two siblings each
+  const demo::ListingSite site = demo::GenerateListingSite(o).value();
+  const schema::CompiledSchema schema = workflow::ListingSchema(o.domain).value();
+  std::vector<workflow::ClientPage> pages;
+  std::map<std::string, eval::ListTruthPage> truth;
+  for (const demo::ListingPage& p : site.pages) {
+    pages.push_back({p.file_name, p.url, p.html});
+    truth[p.url] = p.truth;
+  }
+  const annotate::GazetteerSet gazetteers = workflow::ListingGazetteers(o.domain, 1.0, o.seed);
+  auto run = [&](workflow::LearningApi& l, workflow::ExtractionApi& x) -> workflow::ListingRunReport {
+    v1::RegisterSiteRequest reg;
+    reg.set_site("homes");
+    *reg.mutable_schema() = schema.proto();
+    EXPECT_TRUE(l.RegisterSite(reg).ok());
+    v1::LearnGazetteerRequest g;
+    g.set_site("homes");
+    g.set_attribute("location");
+    for (const std::string& t : gazetteers.at("uk_places")->Terms()) g.add_seed_terms(t);
+    g.set_max_rounds(1);
+    for (size_t k = 0; k < 10; ++k) {
+      v1::Page* p = g.add_pages();
+      p->set_url(pages[k].url);
+      p->set_html(pages[k].bytes);
+    }
+    absl::StatusOr<v1::LearnGazetteerResponse> learnt = l.LearnGazetteer(g);
+    EXPECT_TRUE(learnt.ok()) << learnt.status();
+    absl::StatusOr<workflow::ListingRunReport> report =
+        workflow::RunListingSiteThroughApi(l, x, "homes", schema, pages, truth);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : workflow::ListingRunReport{};
+  };
+  const workflow::ListingRunReport online = run(*learning, *extraction);
+  auto store = store::NewInMemoryStore();
+  workflow::ExtractionEngine x(store.get(), workflow::ExtractionEngineOptions{});
+  workflow::LearningEngine l(store.get(), workflow::LearningEngineOptions{},
+                             [&x](const std::string&) { (void)x.Refresh(); });
+  const workflow::ListingRunReport offline = run(l, x);
+  ASSERT_EQ(online.records.size(), pages.size());
+  ASSERT_EQ(offline.records.size(), pages.size());
+  size_t records = 0;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    ASSERT_EQ(online.records[i].records_size(), offline.records[i].records_size()) << pages[i].url;
+    for (int k = 0; k < online.records[i].records_size(); ++k) {
+      EXPECT_EQ(online.records[i].records(k).ShortDebugString(), offline.records[i].records(k).ShortDebugString());
+    }
+    records += online.records[i].records_size();
+  }
+  EXPECT_GT(records, pages.size() * 3);
+  // A floor under the 0.73 record recall this site measures (featured
+  // cards on few sample pages are missed), so a regression shows.
+  EXPECT_GE(online.scores.records.recall(), 0.65) << eval::FormatListScores(online.scores);
+  // LearnGazetteer's errors over gRPC: an attribute without gazetteer.
+  v1::LearnGazetteerRequest bad;
+  bad.set_site("homes");
+  bad.set_attribute("price");
+  EXPECT_EQ(learning->LearnGazetteer(bad).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
