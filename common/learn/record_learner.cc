@@ -91,6 +91,17 @@ std::string CommonClassPredicate(const amber::DataArea& area) {
   return out;
 }
 
+// "span[contains(concat(' ', normalize-space(@class), ' '), ' price ')]...":
+// the element's tag with a test per class token.
+std::string ClassStep(html::Node n) {
+  std::string out(n.tag());
+  for (absl::string_view t : absl::StrSplit(n.attribute("class"), ' ', absl::SkipEmpty())) {
+    absl::StrAppend(&out, "[contains(concat(' ', normalize-space(@class), ' '), ",
+                    rule::XPathLiteral(absl::StrCat(" ", t, " ")), ")]");
+  }
+  return out;
+}
+
 std::string AreaKey(const amber::DataArea& area) {
   std::string start_tag = area.records.empty() || area.records[0].nodes.empty() ? std::string()
                                                                                 : Tag(area.records[0].nodes[0]);
@@ -104,6 +115,7 @@ bool IsUrlType(const v1::AttributeSchema& a) { return a.type() == "url" || a.typ
 struct Score {
   double precision = 0;
   double recall = 0;
+  double F1() const { return precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0; }
 };
 
 absl::StatusOr<Score> ScoreXPath(const std::string& xpath, const std::vector<const html::Page*>& pages,
@@ -222,6 +234,7 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
   struct Occurrence {
     const html::Page* page;
     html::Node start;
+    html::Node node;  // the typed element
   };
   std::vector<std::map<std::string, std::vector<Occurrence>>> paths(schema.size());
   std::vector<std::map<std::string, std::vector<RangeExample>>> ranges(schema.size());
@@ -245,7 +258,7 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
             if (m.attribute < 0 || static_cast<size_t>(m.attribute) >= schema.size()) continue;
             std::string path = m.tag_path.empty() ? RelativeTagPath(r.nodes[0], m.node) : m.tag_path;
             if (path.empty()) continue;
-            paths[m.attribute][path].push_back({p.page, r.nodes[0]});
+            paths[m.attribute][path].push_back({p.page, r.nodes[0], m.node});
             if (values.size() < 2000 && !m.value.empty()) values.push_back(m.value);
             std::vector<RangeExample>& examples = ranges[m.attribute][path];
             if (m.annotated && !m.value.empty() && examples.size() < 200) {
@@ -296,17 +309,22 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
     for (const std::string& alt : alternatives) {
       absl::StatusOr<Score> s = ScoreXPath(alt, scored_pages, expected);
       if (!s.ok()) continue;
-      if (s->recall == 1 && (s->precision > score.precision || score.recall < 1)) {
+      result.notes.push_back(absl::StrFormat("structural candidate %s: precision %.4f, recall %.4f", alt,
+                                             s->precision, s->recall));
+      // AMBER's starts are not all right (a noise sibling taken as a record
+      // on one page): the better F1 against them wins, not recall 1.
+      if (s->F1() > score.F1()) {
         xpath = alt;
         score = *s;
-        result.notes.push_back(
-            absl::StrFormat("structural record XPath %s (precision %.4f, recall 1)", alt, score.precision));
+        result.notes.push_back(absl::StrFormat("structural record XPath %s (precision %.4f, recall %.4f)", alt,
+                                               score.precision, score.recall));
       }
     }
   }
-  if (xpath.empty() || score.recall < 1) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "no XPath selects every record start of the ", agreeing, " agreeing pages (", records, " records)"));
+  if (xpath.empty() || score.recall < kMinRecordXPathRecall) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "no XPath selects %.0f%% of the record starts of the %d agreeing pages (%d records; best: %s, recall %.4f)",
+        100 * kMinRecordXPathRecall, agreeing, records, xpath.empty() ? "none" : xpath, score.recall));
   }
   result.precision = score.precision;
   result.recall = score.recall;
@@ -358,10 +376,59 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
       chosen.push_back(ranked[k].second);
       covered += ranked[k].first;
     }
+    // The typed nodes' class: a path by class from the record start
+    // ("descendant-or-self::li[...' bedrooms '...]") does not move when an
+    // optional sibling before the value is missing, as a positional tag
+    // path does. It replaces the tag paths when it agrees with the typing
+    // better: the records whose typed node it selects first, less twice
+    // those where it selects another node first.
+    std::string xpath = absl::StrJoin(chosen, " | ");
+    {
+      std::map<std::string, size_t> classes;
+      std::vector<const Occurrence*> all;
+      for (const auto& [path, where] : paths[i]) {
+        for (const Occurrence& o : where) {
+          all.push_back(&o);
+          if (o.node.has_attribute("class")) ++classes[ClassStep(o.node)];
+        }
+      }
+      std::string best_class;
+      size_t best_count = 0;
+      for (const auto& [step, n] : classes) {
+        if (n > best_count) {
+          best_count = n;
+          best_class = step;
+        }
+      }
+      if (!best_class.empty()) {
+        const std::string by_class =
+            record_length > 1 ? absl::StrCat("(self::* | following-sibling::*[position() < ", record_length,
+                                             "])/descendant-or-self::", best_class)
+                              : absl::StrCat("descendant-or-self::", best_class);
+        const auto agreement = [&all](const std::string& x) -> long long {
+          absl::StatusOr<html::XPath> compiled = html::XPath::Compile(x);
+          if (!compiled.ok()) return -1000000;
+          long long score = 0;
+          for (const Occurrence* o : all) {
+            absl::StatusOr<std::vector<html::Node>> got = compiled->Select(*o->page, o->start);
+            if (!got.ok() || got->empty()) continue;
+            score += (*got)[0] == o->node ? 1 : -2;
+          }
+          return score;
+        };
+        const long long tag_score = agreement(xpath);
+        const long long class_score = agreement(by_class);
+        if (class_score > tag_score) {
+          result.notes.push_back(absl::StrFormat("%s: by class %s (agreement %d against %d by tag path)", attr.name(),
+                                                 by_class, class_score, tag_score));
+          xpath = by_class;
+        }
+      }
+    }
     v1::AttributeRule* a = rule.add_attributes();
     a->set_attribute(attr.name());
     a->set_method(v1::AttributeRule::XPATH);
-    a->set_xpath(absl::StrJoin(chosen, " | "));
+    a->set_xpath(xpath);
     a->set_multi_valued(attr.multi_valued());
     if (attr.type() == "url") a->set_value_attribute("href");
     if (attr.type() == "image") a->set_value_attribute("src");

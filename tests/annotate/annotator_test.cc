@@ -383,8 +383,9 @@ TEST(Annotator, ShippedSchemasOnListings) {
        "<p>\xC2\xA3" "18,995</p><p>Smith Motors, Leeds</p></li>",
        {"link=http://dealer.test/used/123@0-0 in a", "year=2015@0-4 in a", "make=BMW@5-8 in a (gaz)",
         "model=X5@9-11 in a (gaz)", "mileage=45,000@0-6 in p", "fuel=Diesel@15-21 in p",
-        "transmission=Automatic@24-33 in p", "engine_size=3.0@36-39 in p", "colour=Black@43-48 in p",
-        "body_type=SUV@51-54 in p", "price=\xC2\xA3" "18,995@0-8 in p", "location=Leeds@14-19 in p (gaz)"}},
+        "transmission=Automatic@24-33 in p", "engine_size=3.0L@36-40 in p", "colour=Black@43-48 in p",
+        "body_type=SUV@51-54 in p", "price=\xC2\xA3" "18,995@0-8 in p", "dealer=Smith Motors@0-12 in p",
+        "location=Leeds@14-19 in p (gaz)"}},
       {"deploy/schemas/real_estate.json",
        "<li><h3><a href=\"/property/9\">3 bedroom semi-detached house for sale</a></h3>"
        "<p>Guide price \xC2\xA3" "325,000</p><p>Walton Street, Oxford OX2 6AE</p>"
