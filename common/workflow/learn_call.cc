@@ -375,9 +375,10 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(ClusterLearnResult r, LearnCluster(schema, view, 0, annotations, pool, learn_options));
   r.learnt.rule.set_site(site);
   r.learnt.rule.set_cluster_id(cluster.cluster_id());
-  for (const std::string& s : MergedRule(r.learnt.rule, cluster, 0).extra_signatures()) {
-    r.learnt.rule.add_extra_signatures(s);
-  }
+  // The merged rule is a temporary: a range-for over its member would read
+  // it after its destruction.
+  const v1::Rule merged_rule = MergedRule(r.learnt.rule, cluster, 0);
+  for (const std::string& s : merged_rule.extra_signatures()) r.learnt.rule.add_extra_signatures(s);
   for (const learn::AttributeDiagnostic& d : r.learnt.diagnostics) *response->add_diagnostics() = DiagnosticToProto(d);
   std::set<std::string> annotated;
   for (const v1::Annotation& a : merged) {

@@ -324,8 +324,12 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
     request.mutable_annotations()->Assign(annotations.begin(), annotations.end());
     request.set_replace(in.replace);
     request.set_allow_attribute_loss(in.allow_attribute_loss);
-    VERTEX_ASSIGN_OR_RETURN(v1::LearnResponse response, api.Learn(request));
-    o.learnt.emplace_back(cluster_id.empty() ? response.created_cluster() : cluster_id, std::move(response));
+    absl::StatusOr<v1::LearnResponse> response = api.Learn(request);
+    // With no annotation (AMBER), a cluster listed before may have been
+    // merged into one learnt just before by rule transfer: it is done.
+    if (annotations.empty() && absl::IsNotFound(response.status())) continue;
+    VERTEX_RETURN_IF_ERROR(response.status());
+    o.learnt.emplace_back(cluster_id.empty() ? response->created_cluster() : cluster_id, *std::move(response));
   }
   v1::GetAnnotationTasksRequest tasks;
   tasks.set_site(in.site);

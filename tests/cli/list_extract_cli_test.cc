@@ -83,5 +83,45 @@ TEST(ListExtractCliTest, OneLinePerRecordWithItsPage) {
   }
 }
 
+// A user's whole offline flow on a generated result-list site: gen-demo,
+// the site registered, its gazetteer seeded from the generated place names,
+// `learn` with no annotations (AMBER), then `extract` gives one line per
+// record. Regression: `learn` of a record-level site read a destroyed
+// temporary rule (the merged cluster signatures) and crashed.
+TEST(ListExtractCliTest, GeneratedListingSiteLearntByAmberThroughTheCli) {
+  const std::string dir = test_support::TempPath("list_learn_cli");
+  std::filesystem::remove_all(dir);
+  const std::string schema = std::string(VERTEX_SOURCE_DIR) + "/deploy/schemas/real_estate.json";
+  auto run = [&](const std::string& args) {
+    const test_support::VertexctlResult r = test_support::RunVertexctl(VERTEXCTL_PATH, "t", args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err << r.out;
+    return r;
+  };
+  run("gen-demo --kind listings --domain real_estate --pages 20 --seed 9 " + dir + "/site");
+  run("site register --store " + dir + "/store --site homes --schema " + schema);
+  run("gazetteer learn --store " + dir + "/store --site homes --attribute location --seed " + dir +
+      "/site/places.txt --pages " + dir + "/site --rounds 1");
+  const test_support::VertexctlResult learnt =
+      run("learn --store " + dir + "/store --site homes --schema " + schema + " --sample " + dir + "/site");
+  EXPECT_NE(learnt.out.find("\"record\":{\"record_xpath\""), std::string::npos) << learnt.out.substr(0, 2000);
+  const test_support::VertexctlResult got =
+      run("extract --store " + dir + "/store --site homes " + dir + "/site/0003.htm");
+  const std::vector<std::string> lines = absl::StrSplit(got.out, '\n', absl::SkipEmpty());
+  EXPECT_GE(lines.size(), 3u) << got.out;
+  for (const std::string& line : lines) {
+    google::protobuf::Struct record;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(line, &record).ok()) << line;
+    EXPECT_TRUE(record.fields().count("record")) << line;
+  }
+  // A detail schema still needs annotations.
+  const test_support::VertexctlResult refused = test_support::RunVertexctl(
+      VERTEXCTL_PATH, "t",
+      "learn --store " + dir + "/store2 --site b --schema " + std::string(VERTEX_SOURCE_DIR) +
+          "/deploy/schemas/book.json --sample " + dir + "/site");
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("give --annotations"), std::string::npos) << refused.err;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace vertex
