@@ -26,11 +26,15 @@ struct Json {
   Kind kind = Kind::kNull;
   std::string scalar;  // string contents, number as written, "true"/"false"
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+  // An object's members: names and values side by side (a vector of
+  // pair<string, Json> would need Json complete where it is declared, which
+  // clang's libstdc++ checks).
+  std::vector<std::string> member_names;
+  std::vector<Json> member_values;
 
   const Json* Find(std::string_view key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < member_names.size(); ++i) {
+      if (member_names[i] == key) return &member_values[i];
     }
     return nullptr;
   }
@@ -134,7 +138,8 @@ class JsonReader {
       VERTEX_ASSIGN_OR_RETURN(std::string key, String());
       if (!Consume(':')) return Error("expected ':'");
       VERTEX_ASSIGN_OR_RETURN(Json value, Value(depth + 1));
-      j.members.emplace_back(std::move(key), std::move(value));
+      j.member_names.push_back(std::move(key));
+      j.member_values.push_back(std::move(value));
     } while (Consume(','));
     if (!Consume('}')) return Error("expected ',' or '}'");
     return j;
@@ -262,7 +267,9 @@ absl::StatusOr<TruthRecord> RecordFromJson(const Json& j, std::string_view where
   if (attributes->kind != Json::Kind::kObject) {
     return TypeError(where, "\"attributes\" is not an object");
   }
-  for (const auto& [name, v] : attributes->members) {
+  for (size_t m = 0; m < attributes->member_names.size(); ++m) {
+    const std::string& name = attributes->member_names[m];
+    const Json& v = attributes->member_values[m];
     if (v.kind != Json::Kind::kObject) {
       return TypeError(where, absl::StrCat("attribute \"", name, "\" is not an object"));
     }
