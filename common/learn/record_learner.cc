@@ -379,7 +379,8 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
     // The typed nodes' class: a path by class from the record start
     // ("descendant-or-self::li[...' bedrooms '...]") does not move when an
     // optional sibling before the value is missing, as a positional tag
-    // path does. It replaces the tag paths when it agrees with the typing
+    // path does, nor land on the next sibling where the value is missing.
+    // It replaces the tag paths when it agrees with the typing as well or
     // better: the records whose typed node it selects first, less twice
     // those where it selects another node first.
     std::string xpath = absl::StrJoin(chosen, " | ");
@@ -418,7 +419,7 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
         };
         const long long tag_score = agreement(xpath);
         const long long class_score = agreement(by_class);
-        if (class_score > tag_score) {
+        if (class_score >= tag_score) {
           result.notes.push_back(absl::StrFormat("%s: by class %s (agreement %d against %d by tag path)", attr.name(),
                                                  by_class, class_score, tag_score));
           xpath = by_class;

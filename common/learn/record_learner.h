@@ -27,9 +27,10 @@
 //     main path selects nothing in the records it was typed in. When the
 //     typed nodes carry a class, a path by class from the record start
 //     (descendant-or-self, and the tail siblings) replaces the tag paths if
-//     it agrees better with the typing (records whose typed node it selects
-//     first, less twice those where it selects another): a positional path
-//     moves when an optional sibling before the value is missing. URL and
+//     it agrees at least as well with the typing (records whose typed node
+//     it selects first, less twice those where it selects another): a
+//     positional path moves when an optional sibling before the value is
+//     missing, and lands on the next sibling where the value itself is. URL and
 //     image attributes read href / src; attributes without a regex get a
 //     text range where the typing's values are a consistent part of their
 //     node's text.
