@@ -52,27 +52,6 @@ std::pair<html::Node, int> Lca(html::Node a, int da, html::Node b, int db) {
   return {a, da};
 }
 
-// The ancestor of `n` (or `n`) whose parent is `root`; null when `n` is not
-// below `root`.
-html::Node ChildOfAncestor(html::Node n, html::Node root) {
-  for (; n; n = n.parent()) {
-    if (n.parent() == root) return n;
-  }
-  return html::Node();
-}
-
-html::Node FirstElementChild(html::Node n) {
-  html::Node c = n.first_child();
-  while (c && !c.is_element()) c = c.next_sibling();
-  return c;
-}
-
-html::Node NextElementSibling(html::Node n) {
-  html::Node c = n.next_sibling();
-  while (c && !c.is_element()) c = c.next_sibling();
-  return c;
-}
-
 // The element an annotation types: a text node's parent, else the node
 // (an <a> or <img> for url/image attributes).
 html::Node TypedElement(html::Node n) { return n.is_text() ? n.parent() : n; }
@@ -295,7 +274,7 @@ std::vector<Draft> ClusterPivots(const std::vector<Pivot>& pivots, const Options
 // The children of a draft's root that hold its pivots (its leading nodes).
 absl::flat_hash_set<RawNode> LeadingSet(const Draft& d, const std::vector<Pivot>& pivots) {
   absl::flat_hash_set<RawNode> leading;
-  for (int p : d.pivots) leading.insert(ChildOfAncestor(pivots[p].node, d.root).raw());
+  for (int p : d.pivots) leading.insert(pivots[p].node.ChildOfAncestor(d.root).raw());
   return leading;
 }
 
@@ -689,7 +668,7 @@ bool HoldsCells(html::Node leading, const std::vector<html::Node>& pivots) {
   absl::flat_hash_set<RawNode> cells;
   std::string_view tag;
   for (html::Node p : pivots) {
-    html::Node cell = ChildOfAncestor(p, leading);
+    html::Node cell = p.ChildOfAncestor(leading);
     if (!cell.is_element()) return false;
     if (tag.empty()) tag = cell.tag();
     if (cell.tag() != tag) return false;
@@ -731,7 +710,7 @@ bool Segmenter::Segment(AreaWork& work, std::vector<AreaWork>& grid_rows) {
   for (size_t i = 0; i < children.size(); ++i) index[children[i].raw()] = static_cast<int>(i);
   absl::flat_hash_map<RawNode, std::vector<html::Node>> by_leading;
   for (html::Node p : area.pivots) {
-    html::Node leading = ChildOfAncestor(p, area.root);
+    html::Node leading = p.ChildOfAncestor(area.root);
     if (index.contains(leading.raw())) by_leading[leading.raw()].push_back(p);
   }
   if (SplitGrid(work, by_leading, grid_rows)) return false;
@@ -834,20 +813,20 @@ class AreaAligner {
     Remember(at);
     where.path.push_back(Step(kSelf, at));
     where.position.push_back(0);
-    for (; !(at == chain.back()); at = NextElementSibling(at)) {
-      where.path.push_back(Step(kNextSibling, NextElementSibling(at)));
+    for (; !(at == chain.back()); at = at.next_element_sibling()) {
+      where.path.push_back(Step(kNextSibling, at.next_element_sibling()));
       ++where.position.back();
-      Remember(NextElementSibling(at));
+      Remember(at.next_element_sibling());
     }
     for (size_t level = chain.size() - 1; level-- > 0;) {
-      html::Node c = FirstElementChild(chain[level + 1]);
+      html::Node c = chain[level + 1].first_element_child();
       where.path.push_back(Step(kFirstChild, c));
       where.position.push_back(0);
       Remember(c);
-      for (; !(c == chain[level]); c = NextElementSibling(c)) {
-        where.path.push_back(Step(kNextSibling, NextElementSibling(c)));
+      for (; !(c == chain[level]); c = c.next_element_sibling()) {
+        where.path.push_back(Step(kNextSibling, c.next_element_sibling()));
         ++where.position.back();
-        Remember(NextElementSibling(c));
+        Remember(c.next_element_sibling());
       }
     }
     return where;
@@ -866,9 +845,9 @@ class AreaAligner {
           if (it == top_.end() || it->second != r) return html::Node();
           top = false;
         }
-        n = FirstElementChild(n);
+        n = n.first_element_child();
       } else {
-        n = NextElementSibling(n);
+        n = n.next_element_sibling();
       }
       if (n && TokenOf(path[i]) != html::TagToken(n.tag())) return html::Node();
     }

@@ -84,6 +84,13 @@ class Node {
   // RawText() with whitespace normalised (see NormalizeSpace in text.h).
   std::string Text() const;
 
+  // The first element child / the next element sibling, skipping text;
+  // null when there is none.
+  Node first_element_child() const;
+  Node next_element_sibling() const;
+  // The ancestor-or-self of this node whose parent is `ancestor`; null when
+  // this node is not below `ancestor`.
+  Node ChildOfAncestor(Node ancestor) const;
   // The next node in document order (preorder) within the subtree of
   // `root`, or null after its last node. Iterative: walk a whole page with
   // `for (Node n = root; n; n = n.NextInDocument(root))`.
@@ -193,6 +200,22 @@ inline void LinkLastChild(_xmlNode* parent, _xmlNode* child) {
   parent->last = child;
 }
 
+inline Node Node::first_element_child() const {
+  Node c = first_child();
+  while (c && !c.is_element()) c = c.next_sibling();
+  return c;
+}
+inline Node Node::next_element_sibling() const {
+  Node c = next_sibling();
+  while (c && !c.is_element()) c = c.next_sibling();
+  return c;
+}
+inline Node Node::ChildOfAncestor(Node ancestor) const {
+  for (Node n = *this; n; n = n.parent()) {
+    if (n.parent() == ancestor) return n;
+  }
+  return Node();
+}
 inline Node Node::NextInDocument(Node root) const {
   if (Node child = first_child()) return child;
   for (Node n = *this; n && !(n == root); n = n.parent()) {

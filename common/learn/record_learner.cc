@@ -32,13 +32,6 @@ std::vector<html::Node> ElementChildren(html::Node n) {
 
 std::string Tag(html::Node n) { return std::string(n.tag()); }
 
-html::Node NextElementSibling(html::Node n) {
-  for (html::Node s = n.next_sibling(); s; s = s.next_sibling()) {
-    if (s.is_element()) return s;
-  }
-  return html::Node();
-}
-
 // "html/body/div/ul": the tags from the root element down to `n`.
 std::string RootTagPath(html::Node n) {
   std::vector<std::string> tags;
@@ -152,19 +145,18 @@ std::string RelativeTagPath(html::Node start, html::Node node) {
   // Top level: next-sibling steps from start to chain[0].
   html::Node at = start;
   while (!(at == chain[0])) {
-    at = NextElementSibling(at);
+    at = at.next_element_sibling();
     if (!at) return "";  // chain[0] precedes start
     absl::StrAppend(&path, "/following-sibling::*[1][self::", Tag(at), "]");
   }
   for (size_t k = 1; k < chain.size(); ++k) {
     // From chain[k-1] to its child chain[k]: first-child, then next-sibling
     // steps.
-    html::Node c = chain[k - 1].first_child();
-    while (c && !c.is_element()) c = c.next_sibling();
+    html::Node c = chain[k - 1].first_element_child();
     if (!c) return "";
     absl::StrAppend(&path, "/*[1][self::", Tag(c), "]");
     while (!(c == chain[k])) {
-      c = NextElementSibling(c);
+      c = c.next_element_sibling();
       if (!c) return "";
       absl::StrAppend(&path, "/following-sibling::*[1][self::", Tag(c), "]");
     }
@@ -463,11 +455,24 @@ absl::StatusOr<RecordLearnResult> LearnRecordRule(const schema::CompiledSchema& 
 
 namespace {
 
+// The page's text nodes with their folded text, in document order: folded
+// once for every value looked up.
+using FoldedTexts = std::vector<std::pair<html::Node, std::string>>;
+
+FoldedTexts FoldTexts(const html::Page& page) {
+  FoldedTexts out;
+  const html::Node root = page.root();
+  for (html::Node n = root; n; n = n.NextInDocument(root)) {
+    if (n.is_text()) out.emplace_back(n, html::FoldText(n.RawText()));
+  }
+  return out;
+}
+
 // Text nodes whose normalised text holds `value` (folded), in document
 // order; for url/image attributes, the <a>/<img> whose resolved URL (or
 // attribute as written) equals it.
-std::vector<html::Node> Occurrences(const html::Page& page, const v1::AttributeSchema& attr,
-                                    const std::string& value) {
+std::vector<html::Node> Occurrences(const html::Page& page, const FoldedTexts& texts,
+                                    const v1::AttributeSchema& attr, const std::string& value) {
   std::vector<html::Node> out;
   const html::Node root = page.root();
   if (IsUrlType(attr)) {
@@ -483,9 +488,8 @@ std::vector<html::Node> Occurrences(const html::Page& page, const v1::AttributeS
   }
   const std::string folded = html::FoldText(value);
   if (folded.empty()) return out;
-  for (html::Node n = root; n; n = n.NextInDocument(root)) {
-    if (!n.is_text()) continue;
-    if (html::FoldText(n.RawText()).find(folded) != std::string::npos) out.push_back(n);
+  for (const auto& [n, text] : texts) {
+    if (text.find(folded) != std::string::npos) out.push_back(n);
   }
   return out;
 }
@@ -511,14 +515,6 @@ bool Precedes(html::Node a, html::Node b) {
   return xmlXPathCmpNodes(a.raw(), b.raw()) == 1;
 }
 
-// The ancestor-or-self of `n` whose parent is `a`; null when none.
-html::Node ChildOf(html::Node a, html::Node n) {
-  for (; n; n = n.parent()) {
-    if (n.parent() == a) return n;
-  }
-  return html::Node();
-}
-
 // Whether an element sibling of `n` has its tag.
 bool HasTwin(html::Node n) {
   if (!n.parent()) return false;
@@ -537,12 +533,13 @@ absl::StatusOr<amber::Typing> TypingFromRecords(const html::Page& page, const sc
     std::vector<std::pair<int, html::Node>> nodes;
   };
   std::vector<Found> found;
+  const FoldedTexts texts = FoldTexts(page);
   html::Node after;  // the previous record's last value node
   for (size_t r = 0; r < records.size(); ++r) {
     if (records[r].empty()) return absl::InvalidArgumentError(absl::StrCat("record ", r + 1, " has no value"));
     std::vector<std::pair<int, std::vector<html::Node>>> occ;
     for (const auto& [attr, value] : records[r]) {
-      std::vector<html::Node> all = Occurrences(page, schema.attribute(attr), value);
+      std::vector<html::Node> all = Occurrences(page, texts, schema.attribute(attr), value);
       std::vector<html::Node> kept;
       for (html::Node n : all) {
         if (!after || Precedes(after, n)) kept.push_back(n);
@@ -607,7 +604,7 @@ absl::StatusOr<amber::Typing> TypingFromRecords(const html::Page& page, const sc
       for (const auto& [attr, n] : f.nodes) {
         if (Precedes(n, first)) first = n;
       }
-      html::Node s = ChildOf(area, first);
+      html::Node s = first.ChildOfAncestor(area);
       if (!s) return absl::InvalidArgumentError("records share no data area");
       if (!starts.empty() && !Precedes(starts.back(), s)) {
         return absl::InvalidArgumentError(
@@ -622,10 +619,10 @@ absl::StatusOr<amber::Typing> TypingFromRecords(const html::Page& page, const sc
       if (Precedes(n, first)) first = n;
     }
     html::Node s = f.container;
-    html::Node child = ChildOf(f.container, first);
+    html::Node child = first.ChildOfAncestor(f.container);
     if (child && !(child == first) && HasTwin(child)) {
       for (const auto& [attr, n] : f.nodes) {
-        if (!(ChildOf(f.container, n) == child)) s = child;
+        if (!(n.ChildOfAncestor(f.container) == child)) s = child;
       }
     }
     if (!(s == child)) {
@@ -638,14 +635,14 @@ absl::StatusOr<amber::Typing> TypingFromRecords(const html::Page& page, const sc
   }
   // Record length: from a start to the next sibling of its tag.
   int length = 1;
-  for (html::Node c = NextElementSibling(starts[0]); c && c.tag() != starts[0].tag(); c = NextElementSibling(c)) {
+  for (html::Node c = starts[0].next_element_sibling(); c && c.tag() != starts[0].tag(); c = c.next_element_sibling()) {
     ++length;
   }
   if (found.size() >= 2 && length > 1) {
     // A run of other tags after the start may be an ad before the next
     // record; the starts' distance bounds it.
     int distance = 0;
-    for (html::Node c = starts[0]; c && !(c == starts[1]); c = NextElementSibling(c)) ++distance;
+    for (html::Node c = starts[0]; c && !(c == starts[1]); c = c.next_element_sibling()) ++distance;
     length = std::min(length, distance);
   }
   const std::string start_class = starts[0].attribute("class");

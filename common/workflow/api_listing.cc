@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/util/status_macros.h"
+#include "common/workflow/listing_eval.h"
 
 namespace vertex::workflow {
 namespace {
@@ -14,23 +15,6 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
-
-eval::PredictedPage PredictionOfResponse(const v1::ExtractResponse& response, const schema::CompiledSchema& schema) {
-  eval::PredictedPage out;
-  for (const v1::ListRecord& record : response.records()) {
-    while (out.areas.size() <= record.data_area()) out.areas.emplace_back();
-    eval::PredictedRecord& r = out.areas[record.data_area()].records.emplace_back();
-    for (const v1::ExtractedAttribute& a : record.attributes()) {
-      if (a.values_size() == 0) continue;
-      const int k = schema.Find(a.attribute());
-      if (k >= 0 && schema.attribute(static_cast<size_t>(k)).type() == "url") {
-        r.links.insert(r.links.end(), a.values().begin(), a.values().end());
-      }
-      r.attributes[a.attribute()] = {a.values(0), a.values(0)};
-    }
-  }
-  return out;
-}
 
 absl::StatusOr<ListingRunReport> RunListingSiteThroughApi(LearningApi& learning, ExtractionApi& extraction,
                                                           const std::string& site,

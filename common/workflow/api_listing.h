@@ -32,10 +32,6 @@ struct ListingRunReport {
   double extract_seconds = 0;
 };
 
-// A page's list records as the scorer's prediction (url attributes give
-// the records' links).
-eval::PredictedPage PredictionOfResponse(const v1::ExtractResponse& response, const schema::CompiledSchema& schema);
-
 // Runs the site; `truth` by page URL (pages without truth are extracted,
 // not scored). Errors: the APIs'.
 absl::StatusOr<ListingRunReport> RunListingSiteThroughApi(LearningApi& learning, ExtractionApi& extraction,

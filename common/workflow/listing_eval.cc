@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "common/extract/record_proto.h"
 #include "common/learn/record_learner.h"
 #include "common/rule/url.h"
 #include "common/util/status_macros.h"
@@ -73,20 +74,30 @@ eval::PredictedPage PredictionOfTyping(const amber::Typing& typing, const html::
   return out;
 }
 
-eval::PredictedPage PredictionOfRecords(const extract::ListResult& list, const schema::CompiledSchema& schema) {
+eval::PredictedPage PredictionOfResponse(const v1::ExtractResponse& response, const schema::CompiledSchema& schema) {
   eval::PredictedPage out;
-  for (const extract::ListRecordResult& record : list.records) {
-    while (out.areas.size() <= record.data_area) out.areas.emplace_back();
-    eval::PredictedRecord& r = out.areas[record.data_area].records.emplace_back();
-    for (size_t i = 0; i < record.attributes.size() && i < schema.size(); ++i) {
-      const extract::AttributeResult& a = record.attributes[i];
-      if (a.values.empty()) continue;
-      const std::string& type = schema.attribute(i).type();
-      if (type == "url") r.links.insert(r.links.end(), a.values.begin(), a.values.end());
-      r.attributes[a.attribute] = {a.values[0], a.values[0]};
+  for (const v1::ListRecord& record : response.records()) {
+    while (out.areas.size() <= record.data_area()) out.areas.emplace_back();
+    eval::PredictedRecord& r = out.areas[record.data_area()].records.emplace_back();
+    for (const v1::ExtractedAttribute& a : record.attributes()) {
+      if (a.values_size() == 0) continue;
+      const int k = schema.Find(a.attribute());
+      if (k >= 0 && schema.attribute(static_cast<size_t>(k)).type() == "url") {
+        r.links.insert(r.links.end(), a.values().begin(), a.values().end());
+      }
+      r.attributes[a.attribute()] = {a.values(0), a.values(0)};
     }
   }
   return out;
+}
+
+eval::PredictedPage PredictionOfRecords(const extract::ListResult& list, const schema::CompiledSchema& schema) {
+  extract::Record record;
+  record.record_level = true;
+  record.list_records = list.records;
+  v1::ExtractResponse response;
+  extract::RecordToResponse(record, "", false, &response);
+  return PredictionOfResponse(response, schema);
 }
 
 absl::StatusOr<ListingEvalReport> EvalListingSite(const schema::CompiledSchema& schema, const demo::ListingSite& site,

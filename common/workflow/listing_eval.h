@@ -26,6 +26,7 @@
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
 #include "common/schema/schema.h"
+#include "vertex/v1/extraction.pb.h"
 
 namespace vertex::workflow {
 
@@ -47,9 +48,13 @@ annotate::GazetteerSet ListingGazetteers(demo::ListingDomain domain, double cove
 eval::PredictedPage PredictionOfTyping(const amber::Typing& typing, const html::Page& page,
                                        const schema::CompiledSchema& schema);
 
-// A record-level rule's records as the scorer's prediction: the values of
-// url attributes are the records' links; each attribute's first value is
-// its value and text.
+// A page's list records (as Extract answers them) as the scorer's
+// prediction: the values of url attributes are the records' links; each
+// attribute's first value is its value and text.
+eval::PredictedPage PredictionOfResponse(const v1::ExtractResponse& response, const schema::CompiledSchema& schema);
+
+// The same for a record-level rule's records on a page (ApplyRecords), by
+// way of the response Extract would give.
 eval::PredictedPage PredictionOfRecords(const extract::ListResult& list, const schema::CompiledSchema& schema);
 
 struct ListingEvalOptions {
