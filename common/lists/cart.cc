@@ -386,7 +386,9 @@ namespace {
 
 // Alpha by k-fold cross-validation: candidates are the geometric means of
 // consecutive alphas of the full tree's sequence (Breiman §3.4); folds
-// group rows by page (or, with one page, by contiguous blocks of rows).
+// group rows by page. With one page (intra-page learning) rows are dealt
+// to the folds in turn: a page's positives sit together in document order,
+// so contiguous blocks would leave most folds without one.
 double ChooseAlpha(CartTrainer& trainer, const Tree& full, const std::vector<int32_t>& rows,
                    const std::vector<int32_t>& groups, const std::vector<uint8_t>& labels, int folds) {
   const std::vector<double> seq = PruningAlphas(full);
@@ -409,7 +411,7 @@ double ChooseAlpha(CartTrainer& trainer, const Tree& full, const std::vector<int
       const int32_t r = rows[j];
       const size_t g = by_page ? static_cast<size_t>(std::lower_bound(distinct.begin(), distinct.end(), groups[r]) -
                                                      distinct.begin())
-                               : j * static_cast<size_t>(k) / rows.size();
+                               : j;
       (static_cast<int>(g % static_cast<size_t>(k)) == fold ? test : train).push_back(r);
     }
     if (train.empty() || test.empty()) continue;

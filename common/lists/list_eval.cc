@@ -278,7 +278,7 @@ void Tables(const ListEvalResult& r, std::string* out) {
   absl::StrAppendFormat(out,
                         "Table 2 (CART, features \"%s\"): #perfect / #eps-good (eps = %.0f%%), ours [paper CART]\n",
                         FeatureSetName(r.features), 100 * r.epsilon);
-  absl::StrAppendFormat(out, "%-16s %6s  %-34s %-34s %-34s\n", "domain", "#pages", "lv1-domain-out", "lv1-page-out",
+  absl::StrAppendFormat(out, "%-16s %6s  %-46s %-46s %-46s\n", "domain", "#pages", "lv1-domain-out", "lv1-page-out",
                         "intra-domain lv1-page-out");
   auto row = [&](const std::string& name, const std::string& domain, int pages, int total) {
     std::string cells[3] = {Cell(r.leave_one_domain_out, domain, true, r.epsilon, total),
@@ -296,12 +296,12 @@ void Tables(const ListEvalResult& r, std::string* out) {
         }
       }
     }
-    absl::StrAppendFormat(out, "%-16s %6d  %-34s %-34s %-34s\n", name, pages, cells[0], cells[1], cells[2]);
+    absl::StrAppendFormat(out, "%-16s %6d  %-46s %-46s %-46s\n", name, pages, cells[0], cells[1], cells[2]);
   };
   for (const auto& [domain, n] : r.pages) row(domain, domain, n, 0);
   row("total", "", in_class, in_class);
   if (r.out_of_class > 0) {
-    absl::StrAppendFormat(out, "%-16s %6d  %-34s %-34s %-34s   (expected to fail)\n", "out-of-class", r.out_of_class,
+    absl::StrAppendFormat(out, "%-16s %6d  %-46s %-46s %-46s   (expected to fail)\n", "out-of-class", r.out_of_class,
                           Cell(r.leave_one_domain_out, "", false, r.epsilon, 0),
                           Cell(r.leave_one_page_out, "", false, r.epsilon, 0),
                           Cell(r.intra_domain, "", false, r.epsilon, 0));

@@ -171,6 +171,26 @@ TEST(CartTest, CrossValidatedPruningShrinksANoisyTree) {
   EXPECT_EQ(root->nodes_size(), 1);
 }
 
+// Intra-page learning trains on one page, whose positives sit together in
+// document order: cross-validation (rows dealt to folds in turn) keeps the
+// split that separates them.
+TEST(CartTest, CrossValidationOnOnePageKeepsTheSplit) {
+  PageFeatures f = Blank(60);
+  std::vector<uint8_t> labels(60);
+  const int tag = ColumnOf("tagName");
+  for (size_t i = 0; i < 60; ++i) {
+    labels[i] = i >= 40 && i < 52;
+    f.symbol[tag][i] = labels[i] ? "li" : (i % 2 ? "div" : "span");
+  }
+  CartData data(FeatureSet::kPaper);
+  ASSERT_TRUE(data.AddPage(f, labels, 60, 0).ok());
+  TrainOptions o;  // min_leaf 2, balanced, alpha by 5-fold CV
+  absl::StatusOr<v1::ListModel> model = TrainCart(data, {}, o);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(Mistakes(*model, f, labels), 0u);
+  EXPECT_EQ(model->nodes_size(), 3);
+}
+
 TEST(CartTest, RoundTripsThroughTheProto) {
   PageFeatures f;
   std::vector<uint8_t> labels;
