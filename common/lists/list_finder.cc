@@ -102,6 +102,8 @@ absl::StatusOr<v1::ListModel> TrainListModel(const std::vector<LabelledPage>& pa
   absl::StatusOr<v1::ListModel> model = TrainCart(data, {}, options);
   if (!model.ok()) return model.status();
   model->set_training_pages(static_cast<uint32_t>(pages.size()));
+  // The caller (store, CLI) says where the pages came from, in its words.
+  model->set_trained_from(absl::StrCat(pages.size(), " labelled pages"));
   return model;
 }
 

@@ -121,6 +121,7 @@ TEST(TrainListModelTest, LearnsListItemsAndFindsThemOnANewPage) {
   absl::StatusOr<v1::ListModel> model = TrainListModel(pages, Small());
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(model->training_pages(), 2u);
+  EXPECT_EQ(model->trained_from(), "2 labelled pages");
   EXPECT_EQ(model->training_positives(), 12u);
   EXPECT_EQ(model->feature_set(), "paper+markup");
 
