@@ -9,7 +9,7 @@
 #   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
 #                                                       TARGET (default: every one) SECONDS each (default 60)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile,
-#                                                       annotate, amber, list_extract
+#                                                       annotate, amber, list_extract, list_finder
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
@@ -289,9 +289,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -305,6 +305,7 @@ case "$cmd" in
     "$BUILD/bench/amber_bench"
     "$BUILD/bench/annotate_bench"
     "$BUILD/bench/list_extract_bench"
+    "$BUILD/bench/list_finder_bench"
     exec "$BUILD/bench/learn_bench"
     ;;
   build)
