@@ -6,7 +6,9 @@
 #include <map>
 
 #include "absl/strings/str_format.h"
+#include "common/demo/list_problems.h"
 #include "common/demo/listing_site.h"
+#include "common/lists/problem.h"
 #include "common/demo/site_generator.h"
 #include "common/workflow/api_listing.h"
 #include "common/workflow/listing_eval.h"
@@ -138,9 +140,10 @@ std::vector<FlagSpec> GenDemoFlags() {
   std::vector<FlagSpec> flags = DemoFlags();
   flags.pop_back();  // help, last
   for (const FlagSpec& f : std::vector<FlagSpec>{
-           {"kind", "shop|listings", "what to write: the demo shop (default) or a result-list site"},
+           {"kind", "shop|listings|lists",
+            "what to write: the demo shop (default), a result-list site or list-finder problems"},
            {"domain", "real_estate|used_cars", "with --kind listings (required): the vertical"},
-           {"pages", "N", "with --kind listings: result pages (default 20)"},
+           {"pages", "N", "with --kind listings: result pages (default 20); with --kind lists: problems (default 96)"},
            {"coverage", "F", "with --kind listings: the fraction of the place list written to "
                              "places.txt, 0..1 (default 1)"}}) {
     flags.push_back(f);
@@ -200,6 +203,42 @@ absl::StatusOr<std::string> GenerateListings(const ParsedArgs& a) {
                          demo::RecordLayoutName(site.layout), site.grid ? " in a grid" : "", gazetteers, dir);
 }
 
+// gen-demo --kind lists: a list-finder problem set (problems.jsonl and
+// pages/) in the directory given as the argument (or --out); returns what
+// was written.
+absl::StatusOr<std::string> GenerateListProblemSet(const ParsedArgs& a) {
+  for (const char* other : {"products", "categories", "reviews", "stores", "domain", "coverage"}) {
+    if (a.Has(other)) return absl::InvalidArgumentError(std::string("--") + other + " is not a flag of --kind lists");
+  }
+  if (a.positional.size() > 1) return absl::InvalidArgumentError("unexpected argument " + a.positional[1]);
+  demo::ListProblemsOptions o;
+  VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
+  o.seed = static_cast<uint64_t>(seed);
+  VERTEX_ASSIGN_OR_RETURN(int64_t pages, a.Int("pages", o.pages, 1, 10000));
+  o.pages = static_cast<int>(pages);
+  const std::string dir = !a.positional.empty() ? a.positional[0]
+                                                : a.String("out", (std::filesystem::temp_directory_path() /
+                                                                   "vertex-list-problems").string());
+  VERTEX_ASSIGN_OR_RETURN(std::vector<demo::GeneratedListProblem> generated, demo::GenerateListProblems(o));
+  std::map<std::string, int> per_domain;
+  size_t hot = 0, controls = 0, elements = 0;
+  for (const demo::GeneratedListProblem& g : generated) {
+    ++per_domain[g.problem.domain];
+    hot += g.problem.kind == lists::ListKind::kHotList;
+    controls += g.problem.out_of_class;
+    elements += g.elements;
+  }
+  VERTEX_RETURN_IF_ERROR(PrepareDemoDir(dir));
+  VERTEX_RETURN_IF_ERROR(lists::WriteProblems(demo::ProblemsOf(std::move(generated)), dir));
+  VERTEX_RETURN_IF_ERROR(util::WriteFile((std::filesystem::path(dir) / kDemoMarker).string(),
+                                         "written by vertexctl gen-demo; the next run may clear this directory\n"));
+  std::string domains;
+  for (const auto& [domain, n] : per_domain) absl::StrAppendFormat(&domains, "%s%s %d", domains.empty() ? "" : ", ", domain, n);
+  return absl::StrFormat("wrote %d list problems (%s; %zu hot-lists, %zu out-of-class controls, %zu elements "
+                         "per page on average): problems.jsonl and pages/ in %s\n",
+                         o.pages, domains, hot, controls, elements / static_cast<size_t>(o.pages), dir);
+}
+
 }  // namespace
 
 int RunGenDemo(const std::vector<std::string>& args) {
@@ -208,12 +247,15 @@ int RunGenDemo(const std::vector<std::string>& args) {
   if (parsed.ok() && parsed->Has("help")) {
     std::cout << "usage: vertexctl gen-demo [flags]\n"
                  "       vertexctl gen-demo --kind listings --domain real_estate|used_cars [--pages N] [--seed S]\n"
-                 "                          [--coverage F] DIR\n\n"
+                 "                          [--coverage F] DIR\n"
+                 "       vertexctl gen-demo --kind lists [--pages N] [--seed S] DIR\n\n"
                  "Writes the generated demo shop: one file per page (first line <base href=URL>), SWDE-format\n"
                  "ground truth under groundtruth/ and the category pages' record-level truth in\n"
                  "list_truth.jsonl. With --kind listings, a result-list site instead: its pages (0000.htm...),\n"
                  "truth.jsonl (areas, records, attributes per page), places.txt (the fraction --coverage of\n"
-                 "the place list) and, for used_cars, makes.txt and models.txt.\n\nflags:\n"
+                 "the place list) and, for used_cars, makes.txt and models.txt. With --kind lists, list-finder\n"
+                 "problems (issue 14): pages with one list or hot-list each in four domains (birds, games,\n"
+                 "movies, news), problems.jsonl (kind, positive XPaths, rows per page) and pages/<id>.html.\n\nflags:\n"
               << FlagHelp(flags);
     return 0;
   }
@@ -225,8 +267,15 @@ int RunGenDemo(const std::vector<std::string>& args) {
     std::fputs(written->c_str(), stdout);
     return 0;
   }
+  if (kind == "lists") {
+    absl::StatusOr<std::string> written = GenerateListProblemSet(*parsed);
+    if (!written.ok()) return ReportError("gen-demo", written.status());
+    std::fputs(written->c_str(), stdout);
+    return 0;
+  }
   if (kind != "shop") {
-    return ReportError("gen-demo", absl::InvalidArgumentError("--kind '" + kind + "': expected shop or listings"));
+    return ReportError("gen-demo",
+                       absl::InvalidArgumentError("--kind '" + kind + "': expected shop, listings or lists"));
   }
   for (const char* listings_only : {"domain", "pages", "coverage"}) {
     if (parsed->Has(listings_only)) {
