@@ -9,7 +9,8 @@
 #   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
 #                                                       TARGET (default: every one) SECONDS each (default 60)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile,
-#                                                       annotate, amber, list_extract, list_finder
+#                                                       annotate, amber, list_extract, list_finder; list_eval (the
+#                                                       list finder's Table 2 / Fig. 5, minutes) only by NAME
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
@@ -289,9 +290,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder|list_eval)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"

@@ -299,39 +299,32 @@ namespace {
 // Children always come after their parent, so reverse index order visits
 // children before parents (no recursion).
 //
-// The smallest subtree minimising error + alpha x leaves (Breiman's
-// T(alpha)), renumbered breadth-first.
-Tree Prune(const Tree& tree, double alpha) {
-  std::vector<double> cost(tree.size());
-  std::vector<uint8_t> collapse(tree.size(), 0);
-  for (size_t i = tree.size(); i-- > 0;) {
-    const TreeNode& n = tree[i];
-    const double as_leaf = n.Error() + alpha;
-    if (n.test == v1::ListModelNode::LEAF) {
-      cost[i] = as_leaf;
-      continue;
-    }
-    const double below = cost[n.if_true] + cost[n.if_false];
-    collapse[i] = as_leaf <= below + 1e-12 ? 1 : 0;
-    cost[i] = std::min(as_leaf, below);
-  }
+// Costs are error rates: a node's misclassified weight over the root's
+// weight, so alpha means the same whatever the data's size and weights.
+double Rate(const Tree& tree, const TreeNode& n) {
+  const double total = tree[0].pos + tree[0].neg;
+  return total > 0 ? n.Error() / total : 0;
+}
+
+// `tree` with the nodes `collapse` marks turned into leaves, unreachable
+// nodes dropped, renumbered breadth-first.
+Tree Collapse(const Tree& tree, const std::vector<uint8_t>& collapse) {
   Tree out;
-  std::vector<std::pair<int32_t, int32_t>> queue{{0, -1}};  // (old node, parent slot)
   out.reserve(tree.size());
+  std::vector<int32_t> queue{0};
   for (size_t q = 0; q < queue.size(); ++q) {
-    const auto [old, unused] = queue[q];
-    TreeNode n = tree[old];
-    if (collapse[old]) {
+    TreeNode n = tree[queue[q]];
+    if (collapse[queue[q]]) {
       n.test = v1::ListModelNode::LEAF;
       n.if_true = n.if_false = -1;
     }
     out.push_back(n);
     if (n.test != v1::ListModelNode::LEAF) {
-      queue.push_back({n.if_true, 0});
-      queue.push_back({n.if_false, 0});
+      queue.push_back(n.if_true);
+      queue.push_back(n.if_false);
     }
   }
-  // Breadth-first: children of the k-th internal node in visiting order
+  // Breadth-first: the children of the k-th internal node in visiting order
   // sit at the next two free slots.
   int32_t next = 1;
   for (TreeNode& n : out) {
@@ -342,28 +335,53 @@ Tree Prune(const Tree& tree, double alpha) {
   return out;
 }
 
-// The alphas at which weakest-link pruning collapses a node, ascending
-// (Breiman's alpha_1 < alpha_2 < ...; the last one leaves the root alone).
+// Ties within rounding (weights are sums of many doubles).
+bool AtMost(double a, double b) { return a <= b + 1e-9 * std::max(1.0, std::fabs(b)); }
+
+// The smallest subtree minimising error rate + alpha x leaves (Breiman's
+// T(alpha)).
+Tree Prune(const Tree& tree, double alpha) {
+  std::vector<double> cost(tree.size());
+  std::vector<uint8_t> collapse(tree.size(), 0);
+  for (size_t i = tree.size(); i-- > 0;) {
+    const TreeNode& n = tree[i];
+    const double as_leaf = Rate(tree, n) + alpha;
+    if (n.test == v1::ListModelNode::LEAF) {
+      cost[i] = as_leaf;
+      continue;
+    }
+    const double below = cost[n.if_true] + cost[n.if_false];
+    collapse[i] = AtMost(as_leaf, below) ? 1 : 0;
+    cost[i] = std::min(as_leaf, below);
+  }
+  return Collapse(tree, collapse);
+}
+
+// The alphas at which weakest-link pruning collapses nodes, ascending
+// (Breiman's alpha_1 < alpha_2 < ...; after the last the root is a leaf).
+// Every round collapses at least the weakest link, so it ends.
 std::vector<double> PruningAlphas(Tree tree) {
   std::vector<double> alphas;
   while (tree[0].test != v1::ListModelNode::LEAF) {
-    std::vector<double> sub_error(tree.size());
+    std::vector<double> sub_error(tree.size()), g(tree.size(), std::numeric_limits<double>::infinity());
     std::vector<size_t> leaves(tree.size());
     double weakest = std::numeric_limits<double>::infinity();
     for (size_t i = tree.size(); i-- > 0;) {
       const TreeNode& n = tree[i];
       if (n.test == v1::ListModelNode::LEAF) {
-        sub_error[i] = n.Error();
+        sub_error[i] = Rate(tree, n);
         leaves[i] = 1;
         continue;
       }
       sub_error[i] = sub_error[n.if_true] + sub_error[n.if_false];
       leaves[i] = leaves[n.if_true] + leaves[n.if_false];
-      weakest = std::min(weakest, (n.Error() - sub_error[i]) / static_cast<double>(leaves[i] - 1));
+      g[i] = std::max(0.0, (Rate(tree, n) - sub_error[i]) / static_cast<double>(leaves[i] - 1));
+      weakest = std::min(weakest, g[i]);
     }
-    weakest = std::max(weakest, 0.0);
     alphas.push_back(weakest);
-    tree = Prune(tree, weakest);
+    std::vector<uint8_t> collapse(tree.size(), 0);
+    for (size_t i = 0; i < tree.size(); ++i) collapse[i] = AtMost(g[i], weakest) ? 1 : 0;
+    tree = Collapse(tree, collapse);
   }
   return alphas;
 }

@@ -55,6 +55,8 @@ struct TrainOptions {
   int max_depth = 20;
   // Cost-complexity pruning: a negative value chooses alpha by k-fold
   // cross-validation over pages (pruning_folds); >= 0 uses it as given.
+  // Alpha is the training error rate (class-weighted) one more leaf must
+  // save: the tree minimises error rate + alpha x leaves.
   double pruning_alpha = -1;
   int pruning_folds = 5;
   // Positive examples are weighted so that both classes weigh the same

@@ -191,6 +191,41 @@ TEST(CartTest, CrossValidationOnOnePageKeepsTheSplit) {
   EXPECT_EQ(model->nodes_size(), 3);
 }
 
+// Weakest-link pruning once relied on an absolute 1e-12 tolerance to
+// collapse the weakest node; with fractional class weights the rounding of
+// weight sums could exceed it, no node collapsed, and the alpha sequence
+// grew without end (15 GB on 96 generated pages; list_eval_test holds that
+// regression on the generator's pages). Every round now collapses the
+// weakest link by construction; this guards that training with fractional
+// weights, CV and min_leaf 1 ends with a tree.
+TEST(CartTest, PruningEndsWithFractionalClassWeights) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  CartData data(FeatureSet::kPaper);
+  std::vector<PageFeatures> pages;
+  std::vector<std::vector<uint8_t>> labels;
+  const int a = ColumnOf("depth"), b = ColumnOf("textLength"), c = ColumnOf("numChildren");
+  for (int p = 0; p < 12; ++p) {
+    PageFeatures f = Blank(700);
+    std::vector<uint8_t> y(700);
+    for (size_t i = 0; i < 700; ++i) {
+      f.numeric[a][i] = uniform(rng);
+      f.numeric[b][i] = uniform(rng);
+      f.numeric[c][i] = std::floor(uniform(rng) * 7);
+      // About 3% positive, partly by a rule and partly by chance.
+      y[i] = (f.numeric[a][i] > 0.97 && f.numeric[c][i] < 5) || uniform(rng) < 0.03;
+    }
+    pages.push_back(std::move(f));
+    labels.push_back(std::move(y));
+  }
+  for (int p = 0; p < 12; ++p) ASSERT_TRUE(data.AddPage(pages[p], labels[p], 700, p).ok());
+  TrainOptions o;
+  o.min_leaf = 1;
+  absl::StatusOr<v1::ListModel> model = TrainCart(data, {}, o);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_GE(model->nodes_size(), 1);
+}
+
 TEST(CartTest, RoundTripsThroughTheProto) {
   PageFeatures f;
   std::vector<uint8_t> labels;
