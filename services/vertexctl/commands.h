@@ -42,6 +42,9 @@ int RunXhtml(const std::vector<std::string>& args);
 int RunAmber(const std::vector<std::string>& args);
 int RunEvalListings(const std::vector<std::string>& args);
 int RunGazetteer(const std::vector<std::string>& args);
+// list-model eval (list_eval_commands.cc).
+int RunListModel(const std::vector<std::string>& args);
+int RunListModelEval(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

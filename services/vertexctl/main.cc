@@ -45,6 +45,7 @@ constexpr char kUsage[] =
     "  eval-listings  score AMBER and its learnt record rules on generated result-list sites\n"
     "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
     "  amber      find the records of result pages with no rule (AMBER): areas, records, attributes\n"
+    "  list-model eval: score the page-independent list finder on a list problem set (Tables 1-2, Fig. 5)\n"
     "\n"
     "  help       show this help\n"
     "\n"
@@ -67,6 +68,7 @@ constexpr NamedCommand kCommands[] = {
     {"eval-swde", vertex::cli::RunEvalSwde}, {"xhtml", vertex::cli::RunXhtml},
     {"amber", vertex::cli::RunAmber},        {"eval-listings", vertex::cli::RunEvalListings},
     {"gazetteer", vertex::cli::RunGazetteer},
+    {"list-model", vertex::cli::RunListModel},
 };
 
 }  // namespace
