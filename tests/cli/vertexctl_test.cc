@@ -245,7 +245,7 @@ TEST(VertexctlTest, GenDemoListingsRejectsBadFlags) {
       {"--kind listings --domain used_cars --pages 0 " + dir, "--pages"},
       {"--kind listings --domain used_cars --products 3 " + dir, "--products is a flag of --kind shop"},
       {"--kind listings --domain used_cars a b", "unexpected argument b"},
-      {"--kind blog", "expected shop or listings"},
+      {"--kind blog", "expected shop, listings or lists"},
       {"--domain used_cars --out " + dir, "--domain is a flag of --kind listings"},
   };
   for (const auto& c : kCases) {
