@@ -1,6 +1,7 @@
 #include "common/store/rule_store.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <utility>
@@ -364,6 +365,9 @@ class KvRuleStore final : public RuleStore {
                                  const GazetteerTerms& terms) override;
   absl::StatusOr<GazetteerTerms> GetGazetteerTerms(const std::string& vertical,
                                                    const std::string& attribute) const override;
+  absl::StatusOr<int64_t> PutListModel(const v1::ListModel& model) override;
+  absl::StatusOr<v1::ListModel> GetListModel(int64_t version) const override;
+  absl::StatusOr<std::vector<int64_t>> ListListModelVersions() const override;
 
  private:
   // The batch making the stored `version` current with its golden
@@ -733,6 +737,79 @@ absl::Status KvRuleStore::PutGazetteerTerms(const std::string& vertical, const s
 absl::StatusOr<GazetteerTerms> KvRuleStore::GetGazetteerTerms(const std::string& vertical,
                                                               const std::string& attribute) const {
   return ReadGazetteerTerms(*engine_->NewReader(), vertical, attribute);
+}
+
+// List models sit in the default family under "model/list/" and the
+// version in 20 decimal digits, so key order is version order.
+constexpr std::string_view kListModelRoot = "model/list/";
+
+std::string ListModelKey(int64_t version) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%020lld", static_cast<long long>(version));
+  return absl::StrCat(Av(kListModelRoot), digits);
+}
+
+absl::StatusOr<std::vector<int64_t>> ReadListModelVersions(const KvReader& reader) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> keys, ReadKeys(reader, Family::kMeta, kListModelRoot));
+  std::vector<int64_t> versions;
+  for (const std::string& key : keys) {
+    const std::string_view digits = std::string_view(key).substr(kListModelRoot.size());
+    int64_t version = 0;
+    bool ok = digits.size() == 20;
+    for (char c : digits) {
+      if (c < '0' || c > '9') ok = false;
+      if (ok) version = version * 10 + (c - '0');
+    }
+    if (!ok || version <= 0) {
+      return absl::DataLossError(absl::StrCat("rule store key ", DescribeKey(Family::kMeta, key),
+                                              " is not a list-model version"));
+    }
+    versions.push_back(version);
+  }
+  return versions;
+}
+
+absl::StatusOr<int64_t> KvRuleStore::PutListModel(const v1::ListModel& model) {
+  if (model.nodes_size() == 0 || model.feature_names_size() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("list model has ", model.nodes_size(), " nodes and ",
+                                                   model.feature_names_size(),
+                                                   " feature names: a trained model has both"));
+  }
+  absl::MutexLock lock(&write_mu_);
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  VERTEX_ASSIGN_OR_RETURN(std::vector<int64_t> versions, ReadListModelVersions(*reader));
+  const int64_t version = versions.empty() ? 1 : versions.back() + 1;
+  v1::ListModel record = model;
+  record.set_version(version);
+  KvBatch batch;
+  VERTEX_RETURN_IF_ERROR(PutMessage(&batch, Family::kMeta, ListModelKey(version), record));
+  VERTEX_RETURN_IF_ERROR(engine_->Write(batch));
+  return version;
+}
+
+absl::StatusOr<v1::ListModel> KvRuleStore::GetListModel(int64_t version) const {
+  if (version < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("list model version ", version, " is negative"));
+  }
+  const std::unique_ptr<KvReader> reader = engine_->NewReader();
+  if (version == kCurrentVersion) {
+    VERTEX_ASSIGN_OR_RETURN(std::vector<int64_t> versions, ReadListModelVersions(*reader));
+    if (versions.empty()) {
+      return absl::NotFoundError("the store holds no list model (vertexctl list-model train makes one)");
+    }
+    version = versions.back();
+  }
+  const std::string key = ListModelKey(version);
+  VERTEX_ASSIGN_OR_RETURN(std::optional<v1::ListModel> model, Read<v1::ListModel>(*reader, Family::kMeta, key));
+  if (!model.has_value()) return absl::NotFoundError(absl::StrCat("no list model of version ", version));
+  if (model->version() != version) {
+    return Mismatch(Family::kMeta, key, absl::StrCat("list model version ", model->version()));
+  }
+  return *std::move(model);
+}
+
+absl::StatusOr<std::vector<int64_t>> KvRuleStore::ListListModelVersions() const {
+  return ReadListModelVersions(*engine_->NewReader());
 }
 
 absl::Status KvRuleStore::AppendMonitorRun(const v1::MonitorRun& run, size_t keep) {

@@ -50,6 +50,7 @@
 #include "common/store/gazetteer_terms.h"
 #include "common/store/kv_engine.h"
 #include "common/store/rocksdb_kv.h"
+#include "vertex/v1/list_model.pb.h"
 #include "vertex/v1/rule.pb.h"
 
 namespace vertex::store {
@@ -240,6 +241,21 @@ class RuleStore {
   // key for a stored value that does not decode.
   virtual absl::StatusOr<GazetteerTerms> GetGazetteerTerms(const std::string& vertical,
                                                            const std::string& attribute) const = 0;
+
+  // List-finder models (issue 14; lists/list_finder.h), versioned across
+  // the store (not per site): the model is written with the next version
+  // (1, 2, ...; its `version` field is set to it) and created_unix_ms is
+  // kept as given. Returns the version. InvalidArgument for a model with no
+  // node or no feature name.
+  virtual absl::StatusOr<int64_t> PutListModel(const v1::ListModel& model) = 0;
+
+  // The list model of `version`, or the latest for kCurrentVersion. NotFound
+  // when there is none (or no such version); InvalidArgument for a negative
+  // version; DataLoss naming the key for a value that does not parse.
+  virtual absl::StatusOr<v1::ListModel> GetListModel(int64_t version) const = 0;
+
+  // The stored list-model versions, ascending; empty when none.
+  virtual absl::StatusOr<std::vector<int64_t>> ListListModelVersions() const = 0;
 
   // The page snapshots stored with `version` (kCurrentVersion: the current
   // one; empty when the cluster has no rule yet), in commit order. NotFound

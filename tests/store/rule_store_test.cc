@@ -841,6 +841,61 @@ TEST_P(RuleStoreTest, GazetteerTermsRoundTripReplaceAndSurviveReopening) {
   EXPECT_EQ(store_->GetGazetteerTerms("used_cars", "location").value().size(), 1u);
 }
 
+TEST_P(RuleStoreTest, ListModelsAreVersionedAndSurviveReopening) {
+  EXPECT_THAT(store_->ListListModelVersions().value(), IsEmpty());
+  absl::StatusOr<v1::ListModel> none = store_->GetListModel(kCurrentVersion);
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(none.status().message()), HasSubstr("no list model"));
+
+  v1::ListModel model;
+  model.set_feature_set("paper");
+  model.add_feature_names("tag");
+  model.add_nodes()->set_positive_fraction(0.25);
+  model.set_trained_from("problems: test");
+  model.set_version(77);  // the store assigns versions
+  EXPECT_EQ(store_->PutListModel(model).value(), 1);
+  model.set_trained_from("store: 3 rules");
+  EXPECT_EQ(store_->PutListModel(model).value(), 2);
+  Reopen();
+  EXPECT_THAT(store_->ListListModelVersions().value(), ElementsAre(1, 2));
+  v1::ListModel latest = store_->GetListModel(kCurrentVersion).value();
+  EXPECT_EQ(latest.version(), 2);
+  EXPECT_EQ(latest.trained_from(), "store: 3 rules");
+  v1::ListModel first = store_->GetListModel(1).value();
+  EXPECT_EQ(first.trained_from(), "problems: test");
+  EXPECT_DOUBLE_EQ(first.nodes(0).positive_fraction(), 0.25);
+  EXPECT_EQ(store_->GetListModel(3).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->GetListModel(-1).status().code(), absl::StatusCode::kInvalidArgument);
+
+  // Models live beside the gazetteer terms, which they leave alone.
+  ASSERT_TRUE(store_->PutGazetteerTerms("re", "location", {{"Oxford", {1, 0, false}}}).ok());
+  EXPECT_EQ(store_->PutListModel(model).value(), 3);
+  EXPECT_EQ(store_->GetGazetteerTerms("re", "location").value().size(), 1u);
+
+  v1::ListModel empty;
+  absl::StatusOr<int64_t> bad = store_->PutListModel(empty);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("0 nodes"));
+  EXPECT_THAT(store_->ListListModelVersions().value(), ElementsAre(1, 2, 3));
+}
+
+TEST_P(RuleStoreTest, CorruptListModelIsDataLoss) {
+  v1::ListModel model;
+  model.add_feature_names("tag");
+  model.add_nodes();
+  ASSERT_EQ(store_->PutListModel(model).value(), 1);
+  KvBatch batch;
+  batch.Put(Family::kMeta, "model/list/00000000000000000001", "\xff\xff not a proto");
+  ASSERT_TRUE(engine_->Write(batch).ok());
+  absl::StatusOr<v1::ListModel> got = store_->GetListModel(1);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(got.status().message()), HasSubstr("model/list/"));
+  KvBatch junk;
+  junk.Put(Family::kMeta, "model/list/x", "");
+  ASSERT_TRUE(engine_->Write(junk).ok());
+  EXPECT_EQ(store_->ListListModelVersions().status().code(), absl::StatusCode::kDataLoss);
+}
+
 TEST_P(RuleStoreTest, GazetteerTermsRejectBadNamesAndStates) {
   ASSERT_TRUE(store_->PutGazetteerTerms("re", "location", {{"Oxford", {1, 0, false}}}).ok());
   const struct {
