@@ -45,6 +45,8 @@ int RunGazetteer(const std::vector<std::string>& args);
 // list-model eval (list_eval_commands.cc).
 int RunListModel(const std::vector<std::string>& args);
 int RunListModelEval(const std::vector<std::string>& args);
+// discover-links (discover_links_commands.cc).
+int RunDiscoverLinks(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {
