@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/html/text.h"
 #include "common/lists/list_finder.h"
 #include "common/rule/url.h"
 
@@ -95,6 +96,15 @@ bool Keep(const UrlParts& link, const UrlParts& page, const DiscoveryOptions& op
   return true;
 }
 
+// An anchor's text; for an image link, its image's alt, else its title.
+std::string AnchorText(html::Node a) {
+  std::string text = a.Text();
+  for (html::Node n = a; text.empty() && n; n = n.NextInDocument(a)) {
+    if (n.tag() == "img") text = html::NormalizeSpace(n.attribute("alt"));
+  }
+  return text.empty() ? html::NormalizeSpace(a.attribute("title")) : text;
+}
+
 // The anchors (with hrefs among `urls`, resolved) inside `item`: (url, text).
 std::vector<std::pair<std::string, std::string>> ItemLinks(html::Node item, const std::string& base,
                                                            const absl::flat_hash_set<std::string>& urls) {
@@ -102,7 +112,7 @@ std::vector<std::pair<std::string, std::string>> ItemLinks(html::Node item, cons
   for (html::Node n = item; n; n = n.NextInDocument(item)) {
     if (n.tag() != "a" || !n.has_attribute("href")) continue;
     absl::StatusOr<std::string> url = rule::ResolveUrl(base, n.attribute_view("href"));
-    if (url.ok() && urls.contains(*url)) out.emplace_back(*url, n.Text());
+    if (url.ok() && urls.contains(*url)) out.emplace_back(*url, AnchorText(n));
   }
   return out;
 }

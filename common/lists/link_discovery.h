@@ -61,7 +61,9 @@ struct DiscoveryOptions {
 // One discovered URL.
 struct DiscoveredLink {
   std::string url;        // NormalizeUrl'd, absolute, no fragment
-  std::string text;       // the anchor text (whitespace-normalised; may be "")
+  // The anchor text, whitespace-normalised; for an image link its image's
+  // alt, else the anchor's title; may be "".
+  std::string text;
   std::string from_page;  // the URL of the first page it was found on
   double score = 0;       // the hot-list's mean positive probability there
   std::string structure;  // the hot-list's structure (see Structure below)

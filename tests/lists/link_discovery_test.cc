@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/demo/list_problems.h"
 #include "common/demo/site_generator.h"
 #include "common/html/page.h"
 #include "common/lists/list_finder.h"
@@ -273,6 +274,57 @@ void ExpectShopLinks(uint64_t seed) {
               << s.repeated << " repeated, " << s.verdict << "\n";
   }
   EXPECT_GE(recall, 0.95);
+}
+
+// A page-independent model, learnt from the generated list problems (four
+// other domains, with menus, footers and breadcrumbs as distractors), on the
+// shop's category pages: the cross-page rule has navigation to remove.
+TEST(DiscoverLinksShopTest, PageIndependentModelOnTheShop) {
+  demo::ListProblemsOptions po;
+  po.pages = 48;
+  po.seed = 3;
+  const std::vector<ListProblem> problems = demo::ProblemsOf(demo::GenerateListProblems(po).value());
+  std::vector<html::Page> pages;
+  std::vector<const ListProblem*> used;
+  for (const ListProblem& p : problems) {
+    if (p.out_of_class) continue;
+    pages.push_back(Parse(p.html, p.url));
+    used.push_back(&p);
+  }
+  std::vector<LabelledPage> train;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    absl::StatusOr<std::vector<html::Node>> nodes = NodesOfXPaths(pages[i], used[i]->positive_xpaths);
+    ASSERT_TRUE(nodes.ok()) << nodes.status();
+    train.push_back({&pages[i], *nodes, {}, used[i]->id});
+  }
+  absl::StatusOr<v1::ListModel> model = TrainListModel(train);
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (uint64_t seed : {1, 7}) {
+    const Shop shop = GenerateShop(seed);
+    std::set<std::string> truth;
+    for (const demo::GeneratedPage& p : shop.category) {
+      for (const eval::TruthRecord& r : p.list_truth.areas[0].records) truth.insert(NormalizeUrl(r.link));
+    }
+    for (const bool cross_page : {false, true}) {
+      DiscoveryOptions o;
+      if (!cross_page) o.min_pages_for_cross_page = 1000;
+      absl::StatusOr<Discovery> d = DiscoverLinks(*model, Pointers(shop.pages), o);
+      ASSERT_TRUE(d.ok()) << d.status();
+      size_t correct = 0;
+      for (const DiscoveredLink& l : d->links) {
+        correct += truth.contains(l.url) ? 1 : 0;
+        EXPECT_FALSE(l.text.empty()) << l.url;  // image links give their alt
+      }
+      EXPECT_GE(correct, truth.size() * 9 / 10) << "recall, seed " << seed;
+      EXPECT_GE(correct, d->links.size() * 9 / 10) << "precision, seed " << seed;
+      std::cout << "page-independent, seed " << seed << (cross_page ? ", cross-page rule" : ", model ranking only")
+                << ": " << d->links.size() << " links, " << correct << " correct of " << truth.size() << "\n";
+      for (const StructureReport& s : d->structures) {
+        std::cout << "  " << s.structure << ": " << s.pages << " pages, " << s.link_occurrences << " links, "
+                  << s.repeated << " repeated, " << s.expected_items << " expected items, " << s.verdict << "\n";
+      }
+    }
+  }
 }
 
 TEST(DiscoverLinksShopTest, ProductLinksAndNothingElseSeed1) { ExpectShopLinks(1); }
