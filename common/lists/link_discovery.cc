@@ -156,7 +156,7 @@ absl::Status CollectPage(const v1::ListModel& model, const html::Page& page, siz
 
 // Counts the structure's repeated link occurrences and gives its verdict
 // (all but "outranked").
-void Judge(size_t total_pages, const DiscoveryOptions& options, StructureData& data) {
+void Judge(size_t pages_with_hotlists, const DiscoveryOptions& options, StructureData& data) {
   StructureReport& r = data.report;
   r.pages = data.pages.size();
   absl::flat_hash_map<std::string, absl::flat_hash_set<size_t>> pages_of;
@@ -167,10 +167,10 @@ void Judge(size_t total_pages, const DiscoveryOptions& options, StructureData& d
     const bool repeats = pages.size() >= 2 && pages.size() > options.repeat_page_fraction * r.pages;
     if (repeats) r.repeated += pages.size();
   }
-  const bool cross_page = total_pages >= options.min_pages_for_cross_page;
+  const bool cross_page = pages_with_hotlists >= options.min_pages_for_cross_page;
   if (r.link_occurrences == 0) {
     r.verdict = "no links";
-  } else if (cross_page && r.pages < options.min_page_fraction * total_pages) {
+  } else if (cross_page && r.pages < options.min_page_fraction * pages_with_hotlists) {
     r.verdict = "rare";
   } else if (cross_page && r.pages >= 2 && r.repeated > options.max_repeated_link_fraction * r.link_occurrences) {
     r.verdict = "navigation";
@@ -208,13 +208,15 @@ std::vector<DiscoveredLink> Merge(const std::vector<const StructureData*>& kept,
 absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::vector<const html::Page*>& pages,
                                         const DiscoveryOptions& options) {
   std::map<std::string, StructureData> by_structure;
+  absl::flat_hash_set<size_t> with_hotlists;
   for (size_t i = 0; i < pages.size(); ++i) {
     if (pages[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("page ", i, " is null"));
     if (absl::Status s = CollectPage(model, *pages[i], i, options, by_structure); !s.ok()) return s;
   }
+  for (const auto& [key, data] : by_structure) with_hotlists.insert(data.pages.begin(), data.pages.end());
   std::vector<StructureData*> ranked;
   for (auto& [key, data] : by_structure) {
-    Judge(pages.size(), options, data);
+    Judge(with_hotlists.size(), options, data);
     ranked.push_back(&data);
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const StructureData* a, const StructureData* b) {

@@ -40,11 +40,16 @@ struct DiscoveryOptions {
   // Drop links whose path is their page's own path (pagination, sorting,
   // "view as list": the same listing with another query).
   bool drop_same_path = true;
-  // The cross-page rule applies when at least this many pages are given.
+  // The cross-page rule applies when the model finds hot-lists on at least
+  // this many pages.
   size_t min_pages_for_cross_page = 2;
   // Support: a structure must appear on at least this fraction of the
-  // given pages (with at least min_pages_for_cross_page pages).
-  double min_page_fraction = 0.5;
+  // pages on which the model found a hot-list (when there are at least
+  // min_pages_for_cross_page of them): a list seen on one page of many is
+  // not the site's listing. Measured against those pages, not all given
+  // pages, so that other templates' pages (a product page with no hot-list)
+  // do not dilute it.
+  double min_page_fraction = 0.3;
   // A link repeats when it appears (in one structure) on at least 2 pages
   // and on more than this fraction of the pages holding that structure.
   double repeat_page_fraction = 0.5;
@@ -89,7 +94,9 @@ struct Discovery {
   std::vector<StructureReport> structures;
 };
 
-// The URLs the model's hot-lists give on `pages` (parsed with their URLs),
+// The URLs the model's hot-lists give on `pages` (parsed with their URLs;
+// give one template's pages, a site's category pages, for the cross-page
+// rule to compare like with like),
 // filtered as the options say: http(s) only, same host unless other_hosts,
 // fragments dropped, the pages themselves and `known` left out.
 // InvalidArgument for a null page or a model that does not load

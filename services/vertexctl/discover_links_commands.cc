@@ -2,7 +2,9 @@
 // give on category pages (common/lists/link_discovery.h), and with --add the
 // pages fetched (common/fetch: robots.txt, politeness) and added to a site's
 // sample through AddSamplePages, offline or over --server.
-#include <fstream>
+#include <filesystem>
+#include <map>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -13,8 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/fetch/fetcher.h"
+#include "common/eval/list_truth.h"
 #include "common/html/page.h"
 #include "common/lists/link_discovery.h"
+#include "common/lists/list_finder.h"
+#include "common/lists/truth_labels.h"
 #include "common/site/page_file.h"
 #include "common/util/file.h"
 #include "common/util/json_writer.h"
@@ -49,7 +54,14 @@ constexpr char kUsage[] =
     "and adds the pages to the sample of --site, which is then clustered. A URL that cannot be\n"
     "fetched is reported on stderr (\"URL: reason\") and the rest are still added.\n"
     "Exit code: 0 done (even with unfetchable URLs); 1 an error (no model, a bad page, the\n"
-    "AddSamplePages call); 2 a usage error.\n";
+    "AddSamplePages call); 2 a usage error.\n"
+    "\n"
+    "Measuring: --truth FILE (gen-demo's list_truth.jsonl, matched to the page files by name)\n"
+    "adds the precision and recall of the links against its records' links (a last \"# links\"\n"
+    "line, or \"score\" in JSON); --train-from-truth K learns the model from the first K given\n"
+    "pages with truth instead of reading it from a store, and leaves them out, e.g.\n"
+    "  vertexctl gen-demo --out /tmp/shop && \\\n"
+    "  vertexctl discover-links --truth /tmp/shop/list_truth.jsonl --train-from-truth 3 /tmp/shop\n";
 
 std::vector<FlagSpec> Flags() {
   std::vector<FlagSpec> flags = {
@@ -60,6 +72,9 @@ std::vector<FlagSpec> Flags() {
       {"json", "", "print JSON (see above)"},
       {"site", "SITE", "--add: the site whose sample gets the pages"},
       {"add", "", "fetch the URLs and add them to the sample of --site"},
+      {"truth", "FILE", "list truth (list_truth.jsonl of gen-demo): score the links against its records' links"},
+      {"train-from-truth", "K", "learn the model from the truth of the first K given pages instead (not\n"
+                                "searched for links; no store needed without --add)"},
   };
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : FetchFlagSpecs()) flags.push_back(f);
@@ -67,20 +82,90 @@ std::vector<FlagSpec> Flags() {
   return flags;
 }
 
+// The given pages, parsed, with their files' base names.
+struct InputPages {
+  std::vector<html::Page> pages;
+  std::vector<std::string> names;
+};
+
 // The pages read and parsed (an error names the file).
-absl::StatusOr<std::vector<html::Page>> ReadPages(const std::vector<std::string>& args) {
+absl::StatusOr<InputPages> ReadPages(const std::vector<std::string>& args) {
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(args));
   html::Parser parser;
-  std::vector<html::Page> pages;
+  InputPages in;
   for (const std::string& file : files) {
     VERTEX_ASSIGN_OR_RETURN(site::PageFile f, site::ReadPageFile(file, parser.options().max_page_bytes));
     absl::StatusOr<html::Page> page = parser.Parse(f.bytes, f.url);
     if (!page.ok()) {
       return absl::Status(page.status().code(), absl::StrCat("page ", file, ": ", page.status().message()));
     }
-    pages.push_back(*std::move(page));
+    in.pages.push_back(*std::move(page));
+    in.names.push_back(std::filesystem::path(file).filename().string());
   }
-  return pages;
+  return in;
+}
+
+// What --truth brings: the truth pages by file name, the pages the model
+// was trained on (--train-from-truth) and the evaluation.
+struct TruthUse {
+  std::map<std::string, const eval::ListTruthPage*> by_file;
+  std::vector<eval::ListTruthPage> pages;
+  std::set<size_t> trained_on;  // indexes into InputPages
+};
+
+absl::StatusOr<TruthUse> ReadTruth(const ParsedArgs& a) {
+  TruthUse t;
+  if (!a.Has("truth")) return t;
+  VERTEX_ASSIGN_OR_RETURN(t.pages, eval::ReadListTruth(a.String("truth", "")));
+  for (const eval::ListTruthPage& p : t.pages) t.by_file[p.file] = &p;
+  return t;
+}
+
+// A model learnt from the truth of the first `k` given pages that have
+// truth (LabelledPageFromTruth); they are recorded in truth.trained_on.
+absl::StatusOr<v1::ListModel> TrainFromTruth(const InputPages& in, size_t k, TruthUse& truth) {
+  std::vector<lists::LabelledPage> labelled;
+  for (size_t i = 0; i < in.pages.size() && labelled.size() < k; ++i) {
+    auto it = truth.by_file.find(in.names[i]);
+    if (it == truth.by_file.end()) continue;
+    VERTEX_ASSIGN_OR_RETURN(lists::LabelledPage l, lists::LabelledPageFromTruth(*it->second, in.pages[i]));
+    labelled.push_back(std::move(l));
+    truth.trained_on.insert(i);
+  }
+  if (labelled.size() < k) {
+    return absl::InvalidArgumentError(absl::StrCat("--train-from-truth ", k, ": only ", labelled.size(),
+                                                   " of the given pages have list truth in --truth"));
+  }
+  if (truth.trained_on.size() == in.pages.size()) {
+    return absl::InvalidArgumentError("--train-from-truth leaves no page to discover links on");
+  }
+  return lists::TrainListModel(labelled);
+}
+
+// Precision and recall of the links against the truth's record links of
+// the pages links were discovered on (with truth), less the given pages'
+// own URLs and the known ones (which discovery leaves out by design).
+struct LinkScore {
+  size_t links = 0, correct = 0, truth = 0;
+};
+
+LinkScore ScoreLinks(const lists::Discovery& d, const InputPages& in, const TruthUse& truth,
+                     const std::set<std::string>& known) {
+  std::set<std::string> want;
+  for (size_t i = 0; i < in.pages.size(); ++i) {
+    auto it = truth.by_file.find(in.names[i]);
+    if (truth.trained_on.contains(i) || it == truth.by_file.end()) continue;
+    for (const eval::TruthArea& area : it->second->areas) {
+      for (const eval::TruthRecord& r : area.records) want.insert(lists::NormalizeUrl(r.link));
+    }
+  }
+  for (const html::Page& p : in.pages) want.erase(lists::NormalizeUrl(p.url()));
+  for (const std::string& url : known) want.erase(url);
+  LinkScore s;
+  s.links = d.links.size();
+  s.truth = want.size();
+  for (const lists::DiscoveredLink& l : d.links) s.correct += want.contains(l.url) ? 1 : 0;
+  return s;
 }
 
 absl::StatusOr<std::set<std::string>> ReadKnown(const ParsedArgs& a) {
@@ -164,9 +249,17 @@ void WriteLinks(const lists::Discovery& d, util::JsonWriter& w) {
   w.EndArray();
 }
 
-absl::Status Print(const ParsedArgs& a, const lists::Discovery& d, const AddResult* added) {
+double Ratio(size_t a, size_t b) { return b == 0 ? 1.0 : static_cast<double>(a) / static_cast<double>(b); }
+
+absl::Status Print(const ParsedArgs& a, const lists::Discovery& d, const std::optional<LinkScore>& score,
+                   const AddResult* added) {
   if (!a.Has("json")) {
     for (const lists::DiscoveredLink& l : d.links) std::cout << l.url << "\t" << l.text << "\t" << l.from_page << "\n";
+    if (score) {
+      std::cout << "# links " << score->links << ", correct " << score->correct << ", truth " << score->truth
+                << ": precision " << Ratio(score->correct, score->links) << ", recall "
+                << Ratio(score->correct, score->truth) << "\n";
+    }
     if (added != nullptr) {
       std::cout << "# added " << added->response.pages_added() << " pages to site " << a.String("site", "") << " ("
                 << added->fetched << " fetched, " << added->failed.size() << " failed)\n";
@@ -176,6 +269,11 @@ absl::Status Print(const ParsedArgs& a, const lists::Discovery& d, const AddResu
   util::JsonWriter w;
   w.BeginObject();
   WriteLinks(d, w);
+  if (score) {
+    w.Key("score").BeginObject().Key("links").Uint(score->links).Key("correct").Uint(score->correct);
+    w.Key("truth").Uint(score->truth).Key("precision").Double(Ratio(score->correct, score->links));
+    w.Key("recall").Double(Ratio(score->correct, score->truth)).EndObject();
+  }
   std::string response;
   if (added != nullptr) {
     w.Key("fetched").Uint(added->fetched).Key("failed").BeginArray();
@@ -184,28 +282,45 @@ absl::Status Print(const ParsedArgs& a, const lists::Discovery& d, const AddResu
     VERTEX_ASSIGN_OR_RETURN(response, ProtoJson(added->response));
   }
   std::string out = w.EndObject().Release();
+  // The response is protobuf's JSON: spliced in before the closing brace.
   if (added != nullptr) out.insert(out.size() - 1, absl::StrCat(",\"added\":", response));
   std::cout << out << "\n";
   return absl::OkStatus();
 }
 
-absl::Status DiscoverLinksCommand(const ParsedArgs& a) {
+absl::Status CheckFlags(const ParsedArgs& a) {
   if (a.positional.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
   if (a.Has("add")) VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"site"}));
   if (a.Has("site") && !a.Has("add")) return absl::InvalidArgumentError("--site applies to --add only");
-  VERTEX_RETURN_IF_ERROR(FetchOptionsFromArgs(a).status());
+  if (a.Has("train-from-truth")) VERTEX_RETURN_IF_ERROR(RequireFlags(a, {"truth"}));
+  return FetchOptionsFromArgs(a).status();
+}
+
+absl::Status DiscoverLinksCommand(const ParsedArgs& a) {
+  VERTEX_RETURN_IF_ERROR(CheckFlags(a));
+  VERTEX_ASSIGN_OR_RETURN(const int64_t train_k, a.Int("train-from-truth", 0, 1, 100000));
   lists::DiscoveryOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.known, ReadKnown(a));
   options.other_hosts = a.Has("other-hosts");
-  VERTEX_ASSIGN_OR_RETURN(const std::vector<html::Page> pages, ReadPages(a.positional));
-  VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, StoreMode::kMustExist, {}));
-  VERTEX_ASSIGN_OR_RETURN(const v1::ListModel model, LoadModel(a, backend));
+  VERTEX_ASSIGN_OR_RETURN(const InputPages in, ReadPages(a.positional));
+  VERTEX_ASSIGN_OR_RETURN(TruthUse truth, ReadTruth(a));
+  Backend<workflow::LearningApi> backend;
+  if (!a.Has("train-from-truth") || a.Has("add")) {
+    VERTEX_ASSIGN_OR_RETURN(backend, OpenLearning(a, StoreMode::kMustExist, {}));
+  }
+  VERTEX_ASSIGN_OR_RETURN(const v1::ListModel model, a.Has("train-from-truth")
+                                                         ? TrainFromTruth(in, static_cast<size_t>(train_k), truth)
+                                                         : LoadModel(a, backend));
   std::vector<const html::Page*> pointers;
-  for (const html::Page& p : pages) pointers.push_back(&p);
+  for (size_t i = 0; i < in.pages.size(); ++i) {
+    if (!truth.trained_on.contains(i)) pointers.push_back(&in.pages[i]);
+  }
   VERTEX_ASSIGN_OR_RETURN(const lists::Discovery discovery, lists::DiscoverLinks(model, pointers, options));
-  if (!a.Has("add")) return Print(a, discovery, nullptr);
+  const std::optional<LinkScore> score =
+      a.Has("truth") ? std::optional<LinkScore>(ScoreLinks(discovery, in, truth, options.known)) : std::nullopt;
+  if (!a.Has("add")) return Print(a, discovery, score, nullptr);
   VERTEX_ASSIGN_OR_RETURN(const AddResult added, FetchAndAdd(a, *backend.api, discovery.links));
-  return Print(a, discovery, &added);
+  return Print(a, discovery, score, &added);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/demo/site_generator.h"
+#include "common/eval/list_truth.h"
 #include "common/html/page.h"
 #include "common/lists/link_discovery.h"
 #include "common/lists/truth_labels.h"
@@ -166,6 +167,45 @@ TEST_F(DiscoverLinksCliTest, AddFetchesThePagesIntoTheSampleAndReportsFailures) 
   for (const HttpRequest& q : server_.requests()) robots += q.path == "/robots.txt" ? 1 : 0;
   EXPECT_GE(robots, 1u);
   EXPECT_EQ(server_.requests().size(), links + robots);
+}
+
+// Measuring from the command line: the model learnt from the truth of the
+// first 3 pages, the links scored against the rest's truth; no store.
+TEST_F(DiscoverLinksCliTest, TrainFromTruthAndScore) {
+  const std::string all = dir_ + "/all";
+  std::filesystem::create_directories(all);
+  std::vector<eval::ListTruthPage> truth;
+  for (const demo::GeneratedPage& p : category_) {
+    ASSERT_TRUE(util::WriteFile(all + "/" + p.file_name, absl::StrCat("<base href=\"", p.url, "\"/>\n", p.html)).ok());
+    truth.push_back(p.list_truth);
+  }
+  ASSERT_TRUE(eval::WriteListTruth(truth, dir_ + "/truth.jsonl").ok());
+  const VertexctlResult r =
+      Vertexctl("discover-links --json --truth " + dir_ + "/truth.jsonl --train-from-truth 3 " + all);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  absl::StatusOr<util::Json> j = util::ParseJson(r.out, "stdout");
+  ASSERT_TRUE(j.ok()) << j.status() << r.out;
+  const util::Json* score = j->Find("score");
+  ASSERT_TRUE(score != nullptr) << r.out;
+  EXPECT_EQ(std::stoul(score->Find("truth")->scalar), truth_.size());
+  EXPECT_GE(std::stod(score->Find("precision")->scalar), 0.95) << r.out;
+  EXPECT_GE(std::stod(score->Find("recall")->scalar), 0.95) << r.out;
+  // The training pages are not searched: no link comes from them.
+  for (const util::Json& l : j->Find("links")->items) {
+    for (size_t i = 0; i < 3; ++i) EXPECT_NE(l.Find("from_page")->scalar, category_[i].url);
+  }
+  // Lines: the last one is the score.
+  const VertexctlResult lines =
+      Vertexctl("discover-links --truth " + dir_ + "/truth.jsonl --train-from-truth 3 " + all);
+  ASSERT_EQ(lines.exit_code, 0) << lines.err;
+  EXPECT_NE(lines.out.find(absl::StrCat("# links ")), std::string::npos) << lines.out;
+  // Errors: more training pages than have truth; --train-from-truth alone.
+  VertexctlResult bad = Vertexctl("discover-links --truth " + dir_ + "/truth.jsonl --train-from-truth 999 " + all);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("only"), std::string::npos) << bad.err;
+  bad = Vertexctl("discover-links --train-from-truth 3 " + all);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--truth"), std::string::npos) << bad.err;
 }
 
 TEST_F(DiscoverLinksCliTest, Errors) {

@@ -2,6 +2,7 @@
 // from list truth (common/lists/truth_labels.h).
 #include "common/lists/link_discovery.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -121,6 +122,38 @@ TEST(DiscoverLinksTest, CrossPageRuleDropsRepeatedMenuAndKeepsItems) {
   for (const StructureReport& s : d->structures) verdicts.insert(s.structure + " " + s.verdict);
   EXPECT_TRUE(verdicts.contains("/html/body/div.head/ul.menu/li navigation")) << ::testing::PrintToString(verdicts);
   EXPECT_TRUE(verdicts.contains("/html/body/div.main/ul.items/li items")) << ::testing::PrintToString(verdicts);
+}
+
+TEST(DiscoverLinksTest, ARareStructureIsLeftOutAndPagesWithoutHotListsDoNotDilute) {
+  const v1::ListModel model = MenuAndItemsModel();
+  const std::string promo =
+      "</ul><ul class=\"promo\"><li><a href=\"/promo/a.html\">Promotion number one with a longer name</a></li>"
+      "<li><a href=\"/promo/b.html\">Promotion number two with a longer name</a></li>"
+      "<li><a href=\"/promo/c.html\">Promotion number three with a longer name</a></li>";
+  std::vector<html::Page> pages;
+  for (int k = 0; k < 4; ++k) {
+    pages.push_back(Parse(SitePage(1000 + 10 * k, 5, k == 0 ? promo : ""), absl::StrCat("http://shop.test/c/", k)));
+  }
+  // Pages of another template, with no hot-list: they do not count.
+  for (int k = 0; k < 6; ++k) {
+    pages.push_back(Parse("<html><body><p>A product page with prose only.</p></body></html>",
+                          absl::StrCat("http://shop.test/p/", k)));
+  }
+  DiscoveryOptions o;
+  o.max_item_structures = 0;  // every content structure
+  absl::StatusOr<Discovery> d = DiscoverLinks(model, Pointers(pages), o);
+  ASSERT_TRUE(d.ok()) << d.status();
+  std::map<std::string, std::string> verdict;
+  for (const StructureReport& s : d->structures) verdict[s.structure] = s.verdict;
+  EXPECT_EQ(verdict["/html/body/div.main/ul.promo/li"], "rare") << ::testing::PrintToString(verdict);
+  EXPECT_EQ(verdict["/html/body/div.main/ul.items/li"], "items") << ::testing::PrintToString(verdict);
+  EXPECT_EQ(d->links.size(), 20u);
+  for (const DiscoveredLink& l : d->links) EXPECT_TRUE(l.url.starts_with("http://shop.test/p/item-")) << l.url;
+  // Without the rule, the promotion is content too.
+  o.min_page_fraction = 0;
+  d = DiscoverLinks(model, Pointers(pages), o);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->links.size(), 23u);
 }
 
 TEST(DiscoverLinksTest, WithoutTheCrossPageRuleTheMenuCompetesOnScore) {
