@@ -33,9 +33,9 @@ namespace vertex::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: vertexctl discover-links (--store DIR | --server HOST:PORT) [--model-version N]\n"
+    "usage: vertexctl discover-links (--store DIR [--model-version N] | --truth FILE --train-from-truth K)\n"
     "                                [--known FILE] [--other-hosts] [--json]\n"
-    "                                [--site SITE --add] PAGE_DIR_OR_FILE...\n"
+    "                                [--site SITE --add [--store DIR | --server HOST:PORT]] PAGE_DIR_OR_FILE...\n"
     "\n"
     "Finds the detail-page URLs the list model's hot-lists give on the given category pages\n"
     "(files; a <base href=\"URL\"> first line gives a file's URL, as for site add-pages). The\n"
@@ -44,7 +44,9 @@ constexpr char kUsage[] =
     "pages with links that differ from page to page is content; one whose links repeat is\n"
     "navigation. Links are resolved, fragments dropped, on the pages' hosts only unless\n"
     "--other-hosts; the pages themselves and the URLs of --known (one per line) left out.\n"
-    "The model is the store's latest (or --model-version); over --server the GetListModel RPC.\n"
+    "The model is the store's latest (or --model-version), or learnt from list truth (below).\n"
+    "Over --server the model cannot be read yet (this client lacks GetListModel): give\n"
+    "--train-from-truth, and --add sends the pages to the server.\n"
     "\n"
     "Output: one line per URL, \"URL<TAB>TEXT<TAB>FROM_PAGE\"; with --json one object\n"
     "{\"links\":[{\"url\",\"text\",\"from_page\",\"score\",\"structure\"}],\"structures\":[{\"structure\",\n"

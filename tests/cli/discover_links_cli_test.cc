@@ -208,6 +208,16 @@ TEST_F(DiscoverLinksCliTest, TrainFromTruthAndScore) {
   EXPECT_NE(bad.err.find("--truth"), std::string::npos) << bad.err;
 }
 
+TEST(DiscoverLinksHelpTest, DocumentsTheFlags) {
+  const VertexctlResult r = Vertexctl("discover-links --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag : {"--store DIR", "--model-version N", "--known FILE", "--other-hosts", "--json", "--site SITE",
+                           "--add", "--truth FILE", "--train-from-truth K", "--fetch-delay-ms MS", "--server"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_NE(Vertexctl("help").out.find("\n  discover-links "), std::string::npos);
+}
+
 TEST_F(DiscoverLinksCliTest, Errors) {
   // No model: a store with a site and no list model.
   const std::string empty = dir_ + "/empty";
