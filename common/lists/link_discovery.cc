@@ -105,14 +105,20 @@ std::string AnchorText(html::Node a) {
   return text.empty() ? html::NormalizeSpace(a.attribute("title")) : text;
 }
 
-// The anchors (with hrefs among `urls`, resolved) inside `item`: (url, text).
-std::vector<std::pair<std::string, std::string>> ItemLinks(html::Node item, const std::string& base,
+// The anchors of the hot-list inside `item` (their hrefs resolved against
+// the page URL, as Decode does, are among `urls`): (url, text), the url
+// resolved against the page's base URL (a <base> element), as a browser
+// would follow it.
+std::vector<std::pair<std::string, std::string>> ItemLinks(html::Node item, const html::Page& page,
                                                            const absl::flat_hash_set<std::string>& urls) {
+  const std::string base = rule::PageBaseUrl(page);
   std::vector<std::pair<std::string, std::string>> out;
   for (html::Node n = item; n; n = n.NextInDocument(item)) {
     if (n.tag() != "a" || !n.has_attribute("href")) continue;
+    absl::StatusOr<std::string> decoded = rule::ResolveUrl(page.url(), n.attribute_view("href"));
+    if (!decoded.ok() || !urls.contains(*decoded)) continue;
     absl::StatusOr<std::string> url = rule::ResolveUrl(base, n.attribute_view("href"));
-    if (url.ok() && urls.contains(*url)) out.emplace_back(*url, AnchorText(n));
+    if (url.ok()) out.emplace_back(*url, AnchorText(n));
   }
   return out;
 }
@@ -126,14 +132,13 @@ absl::Status AddHotList(const v1::ListSuggestion& s, const html::Page& page, siz
   absl::StatusOr<std::vector<html::Node>> items = NodesOfXPaths(page, xpaths);
   if (!items.ok()) return items.status();
   const absl::flat_hash_set<std::string> urls(s.urls().begin(), s.urls().end());
-  const std::string base = rule::PageBaseUrl(page);
   const UrlParts here = Split(page.url());
   for (const html::Node& item : *items) {
     StructureData& data = by_structure[Structure(item.parent(), item.tag())];
     data.report.structure = Structure(item.parent(), item.tag());
     data.pages.insert(index);
     data.report.expected_items += s.score();
-    for (const auto& [url, text] : ItemLinks(item, base, urls)) {
+    for (const auto& [url, text] : ItemLinks(item, page, urls)) {
       if (!Keep(Split(url), here, options)) continue;
       data.links.push_back({index, NormalizeUrl(url), text, s.score()});
     }

@@ -193,6 +193,21 @@ TEST(DiscoverLinksTest, HostKnownSelfAndPaginationFilters) {
   EXPECT_TRUE(std::find(urls.begin(), urls.end(), "http://shop.test/c/cat-0?page=2") != urls.end());
 }
 
+TEST(DiscoverLinksTest, ABaseElementResolvesTheLinks) {
+  const v1::ListModel model = MenuAndItemsModel();
+  std::string html = SitePage(1, 3);
+  html.replace(html.find("<body>"), 6, "<head><base href=\"http://shop.test/archive/\"></head><body>");
+  for (size_t at; (at = html.find("href=\"/p/")) != std::string::npos;) html.replace(at, 9, "href=\"p/");
+  const html::Page page = Parse(html, "http://shop.test/c/a");
+  DiscoveryOptions all;
+  all.max_item_structures = 0;  // one page: the menu outranks 3 items
+  absl::StatusOr<Discovery> d = DiscoverLinks(model, {&page}, all);
+  ASSERT_TRUE(d.ok()) << d.status();
+  const std::vector<std::string> urls = Urls(*d);
+  EXPECT_TRUE(std::find(urls.begin(), urls.end(), "http://shop.test/archive/p/item-1.html") != urls.end())
+      << ::testing::PrintToString(urls);
+}
+
 TEST(DiscoverLinksTest, Errors) {
   const v1::ListModel model = MenuAndItemsModel();
   absl::StatusOr<Discovery> d = DiscoverLinks(model, {nullptr});
