@@ -375,6 +375,70 @@ TEST(DiscoverLinksShopTest, PageIndependentModelOnTheShop) {
   }
 }
 
+// The shop's chrome as positives too: the menu (and its dropdowns), the
+// footer's link columns, the breadcrumb and the pagination items.
+bool InChrome(html::Node n) {
+  for (html::Node a = n.parent(); a; a = a.parent()) {
+    const std::string c = a.attribute("class");
+    if (c == "menu" || c == "footer-columns" || c == "breadcrumb" || c == "pagination") return true;
+  }
+  return false;
+}
+
+// A model that finds the chrome's hot-lists as well as the tiles: the
+// cross-page rule and the ranking must leave out every chrome link.
+TEST(DiscoverLinksShopTest, ChromeTheModelAlsoFindsIsLeftOut) {
+  for (uint64_t seed : {1, 7}) {
+    const Shop shop = GenerateShop(seed);
+    std::vector<LabelledPage> train;
+    for (size_t i = 0; i < 3; ++i) {
+      LabelledPage l = LabelledPageFromTruth(shop.category[i].list_truth, shop.pages[i]).value();
+      const html::Node root = shop.pages[i].root();
+      for (html::Node n = root; n; n = n.NextInDocument(root)) {
+        if ((n.tag() == "li" || n.tag() == "a") && InChrome(n)) l.positives.push_back(n);
+      }
+      train.push_back(l);
+    }
+    absl::StatusOr<v1::ListModel> model = TrainListModel(train);
+    ASSERT_TRUE(model.ok()) << model.status();
+    std::vector<const html::Page*> held_out;
+    std::set<std::string> truth;
+    for (size_t i = 3; i < shop.pages.size(); ++i) {
+      held_out.push_back(&shop.pages[i]);
+      for (const eval::TruthRecord& r : shop.category[i].list_truth.areas[0].records) truth.insert(NormalizeUrl(r.link));
+    }
+    absl::StatusOr<Discovery> d = DiscoverLinks(*model, held_out);
+    ASSERT_TRUE(d.ok()) << d.status();
+    size_t correct = 0;
+    for (const DiscoveredLink& l : d->links) {
+      EXPECT_TRUE(truth.contains(l.url)) << "seed " << seed << ": not a product link: " << l.url;
+      correct += truth.contains(l.url) ? 1 : 0;
+    }
+    EXPECT_GE(correct, truth.size() * 95 / 100) << "seed " << seed;
+    std::map<std::string, std::string> verdict;
+    for (const StructureReport& s : d->structures) {
+      verdict[s.structure.substr(s.structure.find("/div/") + 4)] = s.verdict;
+      std::cout << "chrome model, seed " << seed << ": " << s.structure << ": " << s.pages << " pages, "
+                << s.link_occurrences << " links, " << s.repeated << " repeated, " << s.expected_items
+                << " expected items, " << s.verdict << "\n";
+    }
+    EXPECT_EQ(verdict["/header/nav/ul.menu/li"], "navigation") << ::testing::PrintToString(verdict);
+    EXPECT_EQ(verdict["/footer/div.footer-columns/div.col/ul/li"], "navigation");
+    EXPECT_EQ(verdict["/main.page-category/div.category-layout/section.listing/nav.pagination/ul/li"], "no links");
+    // Without the cross-page rule the footer (more expected items than the
+    // tiles) wins the ranking: the rule is what keeps the chrome out.
+    DiscoveryOptions off;
+    off.min_pages_for_cross_page = 1000;
+    absl::StatusOr<Discovery> ranked = DiscoverLinks(*model, held_out, off);
+    ASSERT_TRUE(ranked.ok()) << ranked.status();
+    size_t ranked_correct = 0;
+    for (const DiscoveredLink& l : ranked->links) ranked_correct += truth.contains(l.url) ? 1 : 0;
+    std::cout << "chrome model, seed " << seed << ": with the rule " << correct << "/" << d->links.size()
+              << " links correct, without " << ranked_correct << "/" << ranked->links.size() << "\n";
+    EXPECT_LT(ranked_correct, ranked->links.size());
+  }
+}
+
 TEST(DiscoverLinksShopTest, ProductLinksAndNothingElseSeed1) { ExpectShopLinks(1); }
 TEST(DiscoverLinksShopTest, ProductLinksAndNothingElseSeed7) { ExpectShopLinks(7); }
 
