@@ -10,6 +10,7 @@
 #include "common/html/text.h"
 #include "common/lists/list_finder.h"
 #include "common/rule/url.h"
+#include "common/util/status_macros.h"
 
 namespace vertex::lists {
 namespace {
@@ -186,21 +187,21 @@ void Judge(size_t pages_with_hotlists, const DiscoveryOptions& options, Structur
 
 // The links of the kept structures, distinct, in page order.
 std::vector<DiscoveredLink> Merge(const std::vector<const StructureData*>& kept,
-                                  const std::vector<const html::Page*>& pages, const DiscoveryOptions& options) {
+                                  const std::vector<std::string>& page_urls, const DiscoveryOptions& options) {
   std::vector<std::pair<size_t, const Occurrence*>> all;  // (structure, occurrence)
   for (size_t k = 0; k < kept.size(); ++k) {
     for (const Occurrence& o : kept[k]->links) all.push_back({k, &o});
   }
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.second->page < b.second->page; });
   absl::flat_hash_set<std::string> skip(options.known.begin(), options.known.end());
-  for (const html::Page* page : pages) skip.insert(NormalizeUrl(page->url()));
+  for (const std::string& url : page_urls) skip.insert(NormalizeUrl(url));
   std::vector<DiscoveredLink> out;
   absl::flat_hash_map<std::string, size_t> index;
   for (const auto& [k, o] : all) {
     if (skip.contains(o->url)) continue;
     auto [it, inserted] = index.try_emplace(o->url, out.size());
     if (inserted) {
-      out.push_back({o->url, o->text, pages[o->page]->url(), o->score, kept[k]->report.structure});
+      out.push_back({o->url, o->text, page_urls[o->page], o->score, kept[k]->report.structure});
     } else if (out[it->second].text.empty()) {
       out[it->second].text = o->text;  // the image link came first: take the name
     }
@@ -208,18 +209,12 @@ std::vector<DiscoveredLink> Merge(const std::vector<const StructureData*>& kept,
   return out;
 }
 
-}  // namespace
-
-absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::vector<const html::Page*>& pages,
-                                        const DiscoveryOptions& options) {
-  std::map<std::string, StructureData> by_structure;
+// Judges every structure and keeps the best content ones; returns them,
+// and every structure best first in `ranked`.
+std::vector<const StructureData*> Rank(const DiscoveryOptions& options, std::map<std::string, StructureData>& by_structure,
+                                       std::vector<StructureData*>& ranked) {
   absl::flat_hash_set<size_t> with_hotlists;
-  for (size_t i = 0; i < pages.size(); ++i) {
-    if (pages[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("page ", i, " is null"));
-    if (absl::Status s = CollectPage(model, *pages[i], i, options, by_structure); !s.ok()) return s;
-  }
   for (const auto& [key, data] : by_structure) with_hotlists.insert(data.pages.begin(), data.pages.end());
-  std::vector<StructureData*> ranked;
   for (auto& [key, data] : by_structure) {
     Judge(with_hotlists.size(), options, data);
     ranked.push_back(&data);
@@ -236,10 +231,60 @@ absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::v
     }
     kept.push_back(data);
   }
+  return kept;
+}
+
+}  // namespace
+
+struct LinkDiscoverer::State {
+  v1::ListModel model;
+  DiscoveryOptions options;
+  std::map<std::string, StructureData> by_structure;
+  std::vector<std::string> page_urls;
+};
+
+LinkDiscoverer::LinkDiscoverer(v1::ListModel model, DiscoveryOptions options) : state_(std::make_unique<State>()) {
+  state_->model = std::move(model);
+  state_->options = std::move(options);
+}
+
+LinkDiscoverer::~LinkDiscoverer() = default;
+
+absl::Status LinkDiscoverer::AddPage(const html::Page& page) {
+  std::map<std::string, StructureData> found;
+  const size_t index = state_->page_urls.size();
+  VERTEX_RETURN_IF_ERROR(CollectPage(state_->model, page, index, state_->options, found));
+  state_->page_urls.push_back(page.url());
+  for (auto& [key, data] : found) {
+    StructureData& into = state_->by_structure[key];
+    into.report.structure = key;
+    into.report.expected_items += data.report.expected_items;
+    into.pages.insert(index);
+    for (Occurrence& o : data.links) into.links.push_back(std::move(o));
+  }
+  return absl::OkStatus();
+}
+
+size_t LinkDiscoverer::pages() const { return state_->page_urls.size(); }
+
+Discovery LinkDiscoverer::Finish() const {
+  std::map<std::string, StructureData> by_structure = state_->by_structure;
+  std::vector<StructureData*> ranked;
+  const std::vector<const StructureData*> kept = Rank(state_->options, by_structure, ranked);
   Discovery discovery;
-  discovery.links = Merge(kept, pages, options);
+  discovery.links = Merge(kept, state_->page_urls, state_->options);
   for (const StructureData* data : ranked) discovery.structures.push_back(data->report);
   return discovery;
+}
+
+absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::vector<const html::Page*>& pages,
+                                        const DiscoveryOptions& options) {
+  LinkDiscoverer discoverer(model, options);
+  for (size_t i = 0; i < pages.size(); ++i) {
+    if (pages[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("page ", i, " is null"));
+    VERTEX_RETURN_IF_ERROR(discoverer.AddPage(*pages[i]));
+  }
+  return discoverer.Finish();
 }
 
 std::string NormalizeUrl(std::string_view url) {

@@ -20,6 +20,7 @@
 #define VERTEX_COMMON_LISTS_LINK_DISCOVERY_H_
 
 #include <cstddef>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -103,6 +104,31 @@ struct Discovery {
 // (SuggestLists' error, naming the page).
 absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::vector<const html::Page*>& pages,
                                         const DiscoveryOptions& options = {});
+
+// DiscoverLinks a page at a time, so that a large sample need not be held
+// parsed: AddPage every page, in order, then Finish. Not thread-safe.
+class LinkDiscoverer {
+ public:
+  LinkDiscoverer(v1::ListModel model, DiscoveryOptions options = {});
+  LinkDiscoverer(const LinkDiscoverer&) = delete;
+  LinkDiscoverer& operator=(const LinkDiscoverer&) = delete;
+  ~LinkDiscoverer();
+
+  // Collects the hot-lists of `page` (which need not outlive the call).
+  // InvalidArgument naming the page for a model that does not load; the
+  // page is then not counted.
+  absl::Status AddPage(const html::Page& page);
+
+  // Pages added so far.
+  size_t pages() const;
+
+  // The discovery over the pages added so far (DiscoverLinks' result).
+  Discovery Finish() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // `url` normalised for comparison: scheme and host lower-cased, the default
 // port (80 for http, 443 for https) dropped, an empty path made "/", the

@@ -84,27 +84,30 @@ std::vector<FlagSpec> Flags() {
   return flags;
 }
 
-// The given pages, parsed, with their files' base names.
+// The given page files, their base names and (once read) their URLs.
 struct InputPages {
-  std::vector<html::Page> pages;
+  std::vector<std::string> files;
   std::vector<std::string> names;
+  std::vector<std::string> urls;
 };
 
-// The pages read and parsed (an error names the file).
-absl::StatusOr<InputPages> ReadPages(const std::vector<std::string>& args) {
-  VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(args));
-  html::Parser parser;
+absl::StatusOr<InputPages> ListPages(const std::vector<std::string>& args) {
   InputPages in;
-  for (const std::string& file : files) {
-    VERTEX_ASSIGN_OR_RETURN(site::PageFile f, site::ReadPageFile(file, parser.options().max_page_bytes));
-    absl::StatusOr<html::Page> page = parser.Parse(f.bytes, f.url);
-    if (!page.ok()) {
-      return absl::Status(page.status().code(), absl::StrCat("page ", file, ": ", page.status().message()));
-    }
-    in.pages.push_back(*std::move(page));
-    in.names.push_back(std::filesystem::path(file).filename().string());
-  }
+  VERTEX_ASSIGN_OR_RETURN(in.files, site::ExpandPagePaths(args));
+  for (const std::string& file : in.files) in.names.push_back(std::filesystem::path(file).filename().string());
+  in.urls.resize(in.files.size());
   return in;
+}
+
+// Page `i` read and parsed (an error names the file); its URL recorded.
+absl::StatusOr<html::Page> ReadPage(html::Parser& parser, size_t i, InputPages& in) {
+  VERTEX_ASSIGN_OR_RETURN(site::PageFile f, site::ReadPageFile(in.files[i], parser.options().max_page_bytes));
+  absl::StatusOr<html::Page> page = parser.Parse(f.bytes, f.url);
+  if (!page.ok()) {
+    return absl::Status(page.status().code(), absl::StrCat("page ", in.files[i], ": ", page.status().message()));
+  }
+  in.urls[i] = page->url();
+  return page;
 }
 
 // What --truth brings: the truth pages by file name, the pages the model
@@ -125,12 +128,17 @@ absl::StatusOr<TruthUse> ReadTruth(const ParsedArgs& a) {
 
 // A model learnt from the truth of the first `k` given pages that have
 // truth (LabelledPageFromTruth); they are recorded in truth.trained_on.
-absl::StatusOr<v1::ListModel> TrainFromTruth(const InputPages& in, size_t k, TruthUse& truth) {
+absl::StatusOr<v1::ListModel> TrainFromTruth(size_t k, InputPages& in, TruthUse& truth) {
+  html::Parser parser;
+  std::vector<html::Page> pages;  // the training pages only
   std::vector<lists::LabelledPage> labelled;
-  for (size_t i = 0; i < in.pages.size() && labelled.size() < k; ++i) {
+  pages.reserve(k);
+  for (size_t i = 0; i < in.files.size() && labelled.size() < k; ++i) {
     auto it = truth.by_file.find(in.names[i]);
     if (it == truth.by_file.end()) continue;
-    VERTEX_ASSIGN_OR_RETURN(lists::LabelledPage l, lists::LabelledPageFromTruth(*it->second, in.pages[i]));
+    VERTEX_ASSIGN_OR_RETURN(html::Page page, ReadPage(parser, i, in));
+    pages.push_back(std::move(page));
+    VERTEX_ASSIGN_OR_RETURN(lists::LabelledPage l, lists::LabelledPageFromTruth(*it->second, pages.back()));
     labelled.push_back(std::move(l));
     truth.trained_on.insert(i);
   }
@@ -138,10 +146,23 @@ absl::StatusOr<v1::ListModel> TrainFromTruth(const InputPages& in, size_t k, Tru
     return absl::InvalidArgumentError(absl::StrCat("--train-from-truth ", k, ": only ", labelled.size(),
                                                    " of the given pages have list truth in --truth"));
   }
-  if (truth.trained_on.size() == in.pages.size()) {
+  if (truth.trained_on.size() == in.files.size()) {
     return absl::InvalidArgumentError("--train-from-truth leaves no page to discover links on");
   }
   return lists::TrainListModel(labelled);
+}
+
+// The links of the pages not trained on, read one at a time.
+absl::StatusOr<lists::Discovery> Discover(const v1::ListModel& model, const lists::DiscoveryOptions& options,
+                                          const TruthUse& truth, InputPages& in) {
+  lists::LinkDiscoverer discoverer(model, options);
+  html::Parser parser;
+  for (size_t i = 0; i < in.files.size(); ++i) {
+    if (truth.trained_on.contains(i)) continue;
+    VERTEX_ASSIGN_OR_RETURN(const html::Page page, ReadPage(parser, i, in));
+    VERTEX_RETURN_IF_ERROR(discoverer.AddPage(page));
+  }
+  return discoverer.Finish();
 }
 
 // Precision and recall of the links against the truth's record links of
@@ -154,14 +175,14 @@ struct LinkScore {
 LinkScore ScoreLinks(const lists::Discovery& d, const InputPages& in, const TruthUse& truth,
                      const std::set<std::string>& known) {
   std::set<std::string> want;
-  for (size_t i = 0; i < in.pages.size(); ++i) {
+  for (size_t i = 0; i < in.files.size(); ++i) {
     auto it = truth.by_file.find(in.names[i]);
     if (truth.trained_on.contains(i) || it == truth.by_file.end()) continue;
     for (const eval::TruthArea& area : it->second->areas) {
       for (const eval::TruthRecord& r : area.records) want.insert(lists::NormalizeUrl(r.link));
     }
   }
-  for (const html::Page& p : in.pages) want.erase(lists::NormalizeUrl(p.url()));
+  for (const std::string& url : in.urls) want.erase(lists::NormalizeUrl(url));
   for (const std::string& url : known) want.erase(url);
   LinkScore s;
   s.links = d.links.size();
@@ -304,20 +325,16 @@ absl::Status DiscoverLinksCommand(const ParsedArgs& a) {
   lists::DiscoveryOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.known, ReadKnown(a));
   options.other_hosts = a.Has("other-hosts");
-  VERTEX_ASSIGN_OR_RETURN(const InputPages in, ReadPages(a.positional));
+  VERTEX_ASSIGN_OR_RETURN(InputPages in, ListPages(a.positional));
   VERTEX_ASSIGN_OR_RETURN(TruthUse truth, ReadTruth(a));
   Backend<workflow::LearningApi> backend;
   if (!a.Has("train-from-truth") || a.Has("add")) {
     VERTEX_ASSIGN_OR_RETURN(backend, OpenLearning(a, StoreMode::kMustExist, {}));
   }
   VERTEX_ASSIGN_OR_RETURN(const v1::ListModel model, a.Has("train-from-truth")
-                                                         ? TrainFromTruth(in, static_cast<size_t>(train_k), truth)
+                                                         ? TrainFromTruth(static_cast<size_t>(train_k), in, truth)
                                                          : LoadModel(a, backend));
-  std::vector<const html::Page*> pointers;
-  for (size_t i = 0; i < in.pages.size(); ++i) {
-    if (!truth.trained_on.contains(i)) pointers.push_back(&in.pages[i]);
-  }
-  VERTEX_ASSIGN_OR_RETURN(const lists::Discovery discovery, lists::DiscoverLinks(model, pointers, options));
+  VERTEX_ASSIGN_OR_RETURN(const lists::Discovery discovery, Discover(model, options, truth, in));
   const std::optional<LinkScore> score =
       a.Has("truth") ? std::optional<LinkScore>(ScoreLinks(discovery, in, truth, options.known)) : std::nullopt;
   if (!a.Has("add")) return Print(a, discovery, score, nullptr);

@@ -156,6 +156,28 @@ TEST(DiscoverLinksTest, ARareStructureIsLeftOutAndPagesWithoutHotListsDoNotDilut
   EXPECT_EQ(d->links.size(), 23u);
 }
 
+TEST(LinkDiscovererTest, APageAtATimeEqualsDiscoverLinks) {
+  const v1::ListModel model = MenuAndItemsModel();
+  std::vector<html::Page> pages;
+  for (int k = 0; k < 4; ++k) pages.push_back(Parse(SitePage(10 * k, 4), absl::StrCat("http://shop.test/c/", k)));
+  const Discovery whole = DiscoverLinks(model, Pointers(pages)).value();
+  LinkDiscoverer discoverer(model);
+  for (int k = 0; k < 4; ++k) {
+    // Each page is parsed, added and destroyed.
+    const html::Page page = Parse(SitePage(10 * k, 4), absl::StrCat("http://shop.test/c/", k));
+    ASSERT_TRUE(discoverer.AddPage(page).ok());
+  }
+  EXPECT_EQ(discoverer.pages(), 4u);
+  const Discovery streamed = discoverer.Finish();
+  EXPECT_EQ(Urls(streamed), Urls(whole));
+  ASSERT_EQ(streamed.structures.size(), whole.structures.size());
+  for (size_t i = 0; i < whole.structures.size(); ++i) {
+    EXPECT_EQ(streamed.structures[i].verdict, whole.structures[i].verdict);
+    EXPECT_EQ(streamed.structures[i].repeated, whole.structures[i].repeated);
+  }
+  EXPECT_EQ(Urls(discoverer.Finish()), Urls(whole));  // Finish may be called again
+}
+
 TEST(DiscoverLinksTest, WithoutTheCrossPageRuleTheMenuCompetesOnScore) {
   const v1::ListModel model = MenuAndItemsModel();
   std::vector<html::Page> pages;
