@@ -224,11 +224,11 @@ struct AddResult {
   v1::AddSamplePagesResponse response;
 };
 
-absl::StatusOr<AddResult> FetchAndAdd(const ParsedArgs& a, workflow::LearningApi& api,
-                                      const std::vector<lists::DiscoveredLink>& links) {
-  VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions options, FetchOptionsFromArgs(a));
+// Fetches every link, politely; a failure is reported and recorded, and the
+// rest go on.
+std::vector<v1::Page> FetchAll(const fetch::FetchOptions& options, const std::vector<lists::DiscoveredLink>& links,
+                               AddResult& result) {
   std::unique_ptr<fetch::Fetcher> fetcher = fetch::NewCurlFetcher(options);
-  AddResult result;
   std::vector<v1::Page> pages;
   for (const lists::DiscoveredLink& link : links) {
     absl::StatusOr<fetch::FetchResult> got = fetcher->Fetch(link.url);
@@ -244,6 +244,15 @@ absl::StatusOr<AddResult> FetchAndAdd(const ParsedArgs& a, workflow::LearningApi
     pages.push_back(std::move(page));
   }
   result.fetched = pages.size();
+  return pages;
+}
+
+absl::StatusOr<AddResult> FetchAndAdd(const ParsedArgs& a, workflow::LearningApi& api,
+                                      const std::vector<lists::DiscoveredLink>& links) {
+  VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions options, FetchOptionsFromArgs(a));
+  AddResult result;
+  std::vector<v1::Page> pages = FetchAll(options, links, result);
+  // Batches as site add-pages sends them; the last one clusters the sample.
   const BatchLimits limits;
   for (size_t begin = 0; begin < pages.size(); begin += limits.max_pages) {
     const size_t end = std::min(pages.size(), begin + limits.max_pages);
