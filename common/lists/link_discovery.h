@@ -55,8 +55,10 @@ struct DiscoveryOptions {
   // and on more than this fraction of the pages holding that structure.
   double repeat_page_fraction = 0.5;
   // A structure on 2 or more pages whose link occurrences repeat more often
-  // than this fraction is navigation and left out.
-  double max_repeated_link_fraction = 0.5;
+  // than this fraction is navigation and left out (a breadcrumb's "Home" on
+  // every page is half its links; a listing's repeats are a product shown
+  // on most pages of its category, rare).
+  double max_repeated_link_fraction = 0.3;
   // The content structures kept, best first by expected items; 0 keeps all.
   size_t max_item_structures = 1;
   // URLs left out of the result (as NormalizeUrl gives them; the caller

@@ -447,6 +447,7 @@ TEST(DiscoverLinksShopTest, ChromeTheModelAlsoFindsIsLeftOut) {
     EXPECT_EQ(verdict["/header/nav/ul.menu/li"], "navigation") << ::testing::PrintToString(verdict);
     EXPECT_EQ(verdict["/footer/div.footer-columns/div.col/ul/li"], "navigation");
     EXPECT_EQ(verdict["/main.page-category/div.category-layout/section.listing/nav.pagination/ul/li"], "no links");
+    EXPECT_EQ(verdict["/main.page-category/nav.breadcrumb/ol/li"], "navigation");
     // Without the cross-page rule the footer (more expected items than the
     // tiles) wins the ranking: the rule is what keeps the chrome out.
     DiscoveryOptions off;
