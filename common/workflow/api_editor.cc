@@ -60,13 +60,14 @@ namespace {
 // know it.
 absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchema& schema,
                                                      const eval::GroundTruth& truth, const ClientPage& page,
-                                                     html::Parser& parser) {
+                                                     html::Parser& parser, size_t list_first) {
   VERTEX_ASSIGN_OR_RETURN(html::Page parsed, parser.Parse(page.bytes, page.url));
   std::vector<v1::Annotation> out;
-  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed)) {
+  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed, list_first)) {
     v1::Annotation p;
     p.set_url(page.url);
     p.set_attribute(a.attribute);
+    p.set_partial(a.partial);
     for (const std::string& v : a.values) p.add_values(v);
     if (a.values.empty()) p.set_absent(true);
     out.push_back(std::move(p));
@@ -76,10 +77,11 @@ absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchem
 
 // Annotates cluster `cluster` page by page as the tasks ask, learning after
 // each; the last Learn response, or nullopt when no page could be annotated.
+// Counts the pages annotated and the values typed in `report`.
 absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     LearningApi& api, const std::string& site, const std::string& cluster, const schema::CompiledSchema& schema,
     const eval::GroundTruth& truth, const std::map<std::string, const ClientPage*>& by_url, html::Parser& parser,
-    const ApiRunOptions& o, size_t* annotated) {
+    const ApiRunOptions& o, ApiRunReport* report) {
   std::optional<v1::LearnResponse> last;
   std::set<std::string> tried;
   for (size_t done = 0; done < o.max_pages;) {
@@ -96,7 +98,7 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
       if (!tried.insert(t.url()).second) continue;
       auto page = by_url.find(t.url());
       if (page == by_url.end()) continue;
-      VERTEX_ASSIGN_OR_RETURN(annotations, Annotate(schema, truth, *page->second, parser));
+      VERTEX_ASSIGN_OR_RETURN(annotations, Annotate(schema, truth, *page->second, parser, o.list_first));
       if (!annotations.empty()) break;
     }
     if (annotations.empty()) break;  // no task page the editor knows
@@ -106,7 +108,14 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     learn.mutable_annotations()->Assign(annotations.begin(), annotations.end());
     VERTEX_ASSIGN_OR_RETURN(last, api.Learn(learn));
     ++done;
-    ++*annotated;
+    ++report->pages_annotated;
+    for (const v1::Annotation& a : annotations) {
+      report->values_typed += static_cast<size_t>(a.values_size());
+      const int attr = schema.Find(a.attribute());
+      if (attr >= 0 && schema.attribute(static_cast<size_t>(attr)).multi_valued()) {
+        report->list_values_typed += static_cast<size_t>(a.values_size());
+      }
+    }
     if (!last->needs_more_pages()) break;
   }
   return last;
@@ -192,7 +201,7 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
   for (const v1::ClusterSummary& c : report.sample.clusters()) {
     VERTEX_ASSIGN_OR_RETURN(std::optional<v1::LearnResponse> learnt,
                             AnnotateCluster(learning, site, c.cluster_id(), schema, truth, by_url, parser, options,
-                                            &report.pages_annotated));
+                                            &report));
     if (!learnt) continue;
     report.clusters_with_rule += learnt->version() > 0;
     report.learnt.push_back(*std::move(learnt));
@@ -216,9 +225,11 @@ std::string FormatRunReport(const std::string& site, const schema::CompiledSchem
     }
   }
   std::string out = absl::StrFormat(
-      "%s (%s): %d cluster(s); the editor annotated %zu page(s), %zu cluster(s) got a rule, in %.2f s\n"
+      "%s (%s): %d cluster(s); the editor annotated %zu page(s) (%zu values typed, %zu of lists), %zu cluster(s) "
+      "got a rule, in %.2f s\n"
       "extracted %zu pages in %.2f s (%.0f pages/s): %zu records of this vertical, %zu errors\n",
-      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.clusters_with_rule,
+      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.values_typed,
+      report.list_values_typed, report.clusters_with_rule,
       report.learn_seconds, report.records.size(), report.extract_seconds,
       report.extract_seconds > 0 ? report.records.size() / report.extract_seconds : 0.0, ok, failed);
   absl::StrAppendFormat(&out, "  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");
