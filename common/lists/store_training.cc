@@ -275,4 +275,46 @@ absl::StatusOr<StoreTrainingResult> TrainListModelFromStore(store::RuleStore* st
   return result;
 }
 
+absl::StatusOr<StoreTrainingResult> TrainListModelFromProblems(store::RuleStore* store, const std::string& dir,
+                                                               const TrainOptions& options, int64_t now_unix_ms) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<ListProblem> problems, LoadProblems(dir));
+  std::deque<html::Page> parsed;
+  std::vector<LabelledPage> pages;
+  size_t out_of_class = 0;
+  html::Parser parser;
+  for (const ListProblem& problem : problems) {
+    if (problem.out_of_class) {
+      ++out_of_class;
+      continue;
+    }
+    absl::StatusOr<html::Page> page = parser.Parse(problem.html, problem.url);
+    if (!page.ok()) {
+      return absl::InvalidArgumentError("problem " + problem.id + " in " + dir +
+                                        ": the page does not parse: " + std::string(page.status().message()));
+    }
+    parsed.push_back(*std::move(page));
+    absl::StatusOr<std::vector<html::Node>> positives = NodesOfXPaths(parsed.back(), problem.positive_xpaths);
+    if (!positives.ok()) {
+      return absl::InvalidArgumentError("problem " + problem.id + " in " + dir + ": " +
+                                        std::string(positives.status().message()));
+    }
+    pages.push_back({&parsed.back(), *std::move(positives), html::Node(), problem.id});
+  }
+  if (pages.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("the problem set ", dir, " holds no in-class problem (",
+                                                      problems.size(), " problems, ", out_of_class,
+                                                      " out of class)"));
+  }
+  StoreTrainingResult result;
+  VERTEX_ASSIGN_OR_RETURN(result.model, TrainListModel(pages, options));
+  result.model.set_trained_from(absl::StrCat("problems: ", dir, ", ", pages.size(), " pages"));
+  result.model.set_created_unix_ms(now_unix_ms);
+  VERTEX_ASSIGN_OR_RETURN(int64_t version, store->PutListModel(result.model));
+  result.model.set_version(version);
+  result.pages = static_cast<uint32_t>(pages.size());
+  result.report.push_back(absl::StrCat("used ", pages.size(), " of ", problems.size(), " problems of ", dir, " (",
+                                       out_of_class, " out of class left out)"));
+  return result;
+}
+
 }  // namespace vertex::lists

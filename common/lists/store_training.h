@@ -93,6 +93,16 @@ absl::StatusOr<StoreTrainingResult> TrainListModelFromStore(store::RuleStore* st
                                                             const StoreTrainingOptions& options,
                                                             int64_t now_unix_ms);
 
+// Trains a model on the problem set in `dir` (problem.h; `vertexctl gen-demo
+// --kind lists` writes one), out-of-class problems left out, and stores it
+// as the next version with trained_from "problems: DIR, N pages" and
+// created_unix_ms = `now_unix_ms`. `result.rules` is 0. LoadProblems'
+// errors (naming the file and line); InvalidArgument naming the problem for
+// a page that does not parse or a positive XPath that does not select one
+// element; FailedPrecondition when no in-class problem is left.
+absl::StatusOr<StoreTrainingResult> TrainListModelFromProblems(store::RuleStore* store, const std::string& dir,
+                                                               const TrainOptions& options, int64_t now_unix_ms);
+
 }  // namespace vertex::lists
 
 #endif  // VERTEX_COMMON_LISTS_STORE_TRAINING_H_
