@@ -10,6 +10,7 @@
 #ifndef VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 #define VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "common/html/page.h"
 #include "common/schema/schema.h"
 #include "common/workflow/api.h"
+#include "common/workflow/proposal_editor.h"
 
 namespace vertex::workflow {
 
@@ -41,6 +43,10 @@ struct ApiRunOptions {
   html::ParseOptions parse;
   // Sent with RegisterSite when set (e.g. no_rule_transfer, to measure it).
   std::optional<v1::SiteSettings> settings;
+  // The editor answers the list finder's proposals for multi-valued
+  // attributes (AnnotationTask.proposed; proposal_editor.h) instead of
+  // labelling every value.
+  bool use_proposals = false;
 };
 
 struct ApiRunReport {
@@ -52,6 +58,9 @@ struct ApiRunReport {
   eval::Scorer scorer;
   double learn_seconds = 0;    // register, add pages, annotate and learn
   double extract_seconds = 0;  // ExtractMany over every page
+  // The editor's inputs per attribute (proposal_editor.h), over the pages
+  // annotated: as it answered, and labelling every value.
+  std::map<std::string, AttributeInputs> inputs;
 };
 
 // Adds `from` (the response of a later AddSamplePages call) to `into`, the
@@ -83,6 +92,11 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
 // quick start prints them.
 std::string FormatRunReport(const std::string& site, const schema::CompiledSchema& schema,
                             const ApiRunReport& report);
+
+// The editor's inputs on `schema`'s multi-valued attributes (report.inputs),
+// one line each: inputs as answered, labelling every value, proposals seen
+// and how they were answered.
+std::string FormatInputReport(const schema::CompiledSchema& schema, const ApiRunReport& report);
 
 }  // namespace vertex::workflow
 
