@@ -78,14 +78,16 @@ v1::ListModel TrainOnShop(uint64_t seed, size_t pages) {
   return model.ok() ? *model : v1::ListModel();
 }
 
-struct Run {
+struct ShopRun {
   ApiRunReport report;
   std::string table;
 };
 
-Run RunShop(const std::string& dir, const v1::ListModel* model) {
+ShopRun RunShop(const std::string& dir, const v1::ListModel* model) {
   std::unique_ptr<store::RuleStore> store = store::NewInMemoryStore();
-  if (model != nullptr) EXPECT_TRUE(store->PutListModel(*model).ok());
+  if (model != nullptr) {
+    EXPECT_TRUE(store->PutListModel(*model).ok());
+  }
   ExtractionEngine extraction(store.get(), ExtractionEngineOptions{});
   LearningEngine learning(store.get(), LearningEngineOptions{},
                           [&extraction](const std::string&) { (void)extraction.Refresh(); });
@@ -100,13 +102,36 @@ Run RunShop(const std::string& dir, const v1::ListModel* model) {
   return {*report, FormatRunReport("shop", schema, *report) + FormatInputReport(schema, *report)};
 }
 
+// The lists the model finds on the first product page of seed 2, with the
+// page's true lists: what the editor is shown.
+void PrintSuggestions(const v1::ListModel& model) {
+  html::Parser parser;
+  for (const demo::GeneratedPage& g : demo::GenerateSite(Shop(2))) {
+    if (g.template_name != "product") continue;
+    const html::Page page = parser.Parse(g.html, g.url).value();
+    const std::vector<v1::ListSuggestion> suggestions = lists::SuggestLists(model, page, 8).value();
+    for (const v1::ListSuggestion& s : suggestions) {
+      std::cout << "suggestion (" << s.node_xpaths(0) << ", score " << s.score() << "):";
+      for (const std::string& t : s.texts()) std::cout << " [" << t << "]";
+      std::cout << "\n";
+    }
+    for (const char* name : {"category", "designers", "features"}) {
+      std::cout << "truth " << name << ":";
+      for (const std::string& t : g.truth.at(name)) std::cout << " [" << t << "]";
+      std::cout << "\n";
+    }
+    return;
+  }
+}
+
 TEST(ListProposalsDemoTest, EditorInputsOnTheShopsListAttributes) {
   test_support::TempDir dir("proposals_demo");
   ASSERT_TRUE(demo::WriteSite(demo::GenerateSite(Shop(2)), dir.path()).ok());
   const v1::ListModel model = TrainOnShop(1, 40);
   ASSERT_GT(model.nodes_size(), 1);
-  const Run without = RunShop(dir.path(), nullptr);
-  const Run with = RunShop(dir.path(), &model);
+  PrintSuggestions(model);
+  const ShopRun without = RunShop(dir.path(), nullptr);
+  const ShopRun with = RunShop(dir.path(), &model);
   std::cout << "--- seed 2 shop, labelling every value\n" << without.table;
   std::cout << "--- seed 2 shop, answering the proposals of a model learnt on seed 1\n" << with.table;
   const schema::CompiledSchema schema = ProductSchema();
@@ -116,11 +141,15 @@ TEST(ListProposalsDemoTest, EditorInputsOnTheShopsListAttributes) {
     auto w = with.report.inputs.find(name);
     if (w == with.report.inputs.end()) continue;
     EXPECT_LE(w->second.inputs, w->second.labelling_inputs) << name;
-    if (!schema.attribute(i).multi_valued()) EXPECT_EQ(w->second.proposals, 0u) << name;
+    if (!schema.attribute(i).multi_valued()) {
+      EXPECT_EQ(w->second.proposals, 0u) << name;
+    }
     proposals += w->second.proposals;
     // Without proposals every value is labelled.
     auto o = without.report.inputs.find(name);
-    if (o != without.report.inputs.end()) EXPECT_EQ(o->second.inputs, o->second.labelling_inputs) << name;
+    if (o != without.report.inputs.end()) {
+      EXPECT_EQ(o->second.inputs, o->second.labelling_inputs) << name;
+    }
   }
   EXPECT_GT(proposals, 0u);
 }
