@@ -15,9 +15,13 @@
 #include "common/workflow/proposal_editor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/proposal_pages.h"
 
 namespace vertex::workflow {
 namespace {
+
+using test_support::ProductPage;
+using test_support::Words;
 
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
@@ -31,22 +35,6 @@ html::Page Parse(const std::string& html, const std::string& url = kUrl) {
   absl::StatusOr<html::Page> page = parser.Parse(html, url);
   EXPECT_TRUE(page.ok()) << page.status();
   return *std::move(page);
-}
-
-std::vector<std::string> Words(const std::string& prefix, int n) {
-  std::vector<std::string> out;
-  for (int i = 0; i < n; ++i) out.push_back(absl::StrCat(prefix, " ", std::string(1, static_cast<char>('a' + i))));
-  return out;
-}
-
-// A product page: a navigation menu (links), the title, a feature list.
-std::string ProductPage(const std::string& title, const std::vector<std::string>& features) {
-  std::string html = "<html><body><ul class=\"nav\">";
-  for (const char* n : {"Home", "Shop", "Sale", "Help"}) absl::StrAppend(&html, "<li><a href=\"/", n, "\">", n, "</a></li>");
-  absl::StrAppend(&html, "</ul><h1>", title, "</h1><p>Some prose about the ", title, ", long enough to be prose.</p>");
-  absl::StrAppend(&html, "<div class=\"description\"><ul class=\"features\">");
-  for (const std::string& f : features) absl::StrAppend(&html, "<li><span>", f, "</span></li>");
-  return html + "</ul></div><p>Footer</p></body></html>";
 }
 
 // A suggestion of the li items of `ul` on `page` (as SuggestLists gives).
@@ -274,25 +262,7 @@ class EngineProposalsTest : public ::testing::Test {
     ASSERT_TRUE(added.ok()) << added.status();
   }
 
-  // A model learnt from product pages whose positives are the features.
-  v1::ListModel FeatureModel() {
-    std::vector<html::Page> pages;
-    for (int i = 0; i < 6; ++i) pages.push_back(Parse(ProductPage(absl::StrCat("T", i), Words("f", 3 + i % 4))));
-    std::vector<lists::LabelledPage> labelled;
-    for (size_t i = 0; i < pages.size(); ++i) {
-      lists::LabelledPage l;
-      l.page = &pages[i];
-      for (html::Node n : ValueElements(pages[i], Words("f", 6))) l.positives.push_back(n);
-      l.name = absl::StrCat("train-", i);
-      labelled.push_back(std::move(l));
-    }
-    lists::TrainOptions o;
-    o.min_leaf = 1;
-    o.pruning_alpha = 0;
-    absl::StatusOr<v1::ListModel> model = lists::TrainListModel(labelled, o);
-    EXPECT_TRUE(model.ok()) << model.status();
-    return *model;
-  }
+  v1::ListModel FeatureModel() { return test_support::FeatureListModel(); }
 
   v1::GetAnnotationTasksResponse Tasks() {
     v1::GetAnnotationTasksRequest r;
