@@ -94,7 +94,8 @@ absl::StatusOr<std::vector<v1::ProposedList>> ProposeLists(const v1::ListModel& 
 // record-level, when `store` holds a list model (the latest). Evidence:
 // the cluster's annotations (on their sample pages) and its current rule
 // applied to the task's page. No model, a model that does not load, a page
-// that does not parse: no proposal for it, and no error. Errors: the
+// that does not parse: no proposal for it, and no error. A cluster's next
+// page (ClusterProgress.next) gets its task's proposals. Errors: the
 // store's, reading the site, its sample state and its clusters.
 absl::Status AddListProposals(const store::RuleStore& store, const std::string& site,
                               const html::ParseOptions& parse, v1::GetAnnotationTasksResponse* response,

@@ -133,8 +133,16 @@ absl::Status AddListProposals(const store::RuleStore& store, const std::string& 
   if (!model.ok()) return absl::OkStatus();
   Proposer proposer(store, site, parse, *schema, *std::move(model), options);
   VERTEX_RETURN_IF_ERROR(proposer.Load());
+  std::map<std::pair<std::string, std::string>, const v1::AnnotationTask*> by_page;
   for (v1::AnnotationTask& t : *response->mutable_tasks()) {
-    if (!t.cluster_id().empty()) proposer.Propose(&t);
+    if (t.cluster_id().empty()) continue;
+    proposer.Propose(&t);
+    by_page.emplace(std::make_pair(t.cluster_id(), t.url()), &t);
+  }
+  // A cluster's next page is one of its tasks: the same proposals.
+  for (v1::ClusterProgress& p : *response->mutable_clusters()) {
+    auto it = by_page.find({p.next().cluster_id(), p.next().url()});
+    if (p.has_next() && it != by_page.end()) *p.mutable_next()->mutable_proposed() = it->second->proposed();
   }
   return absl::OkStatus();
 }

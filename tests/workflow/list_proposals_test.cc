@@ -299,6 +299,8 @@ TEST_F(EngineProposalsTest, ModelProposesTheFeatureListForAMultiValuedAttribute)
     EXPECT_THAT(p.reason(), HasSubstr("confirm"));
     for (const v1::ProposedList& q : t.proposed()) EXPECT_NE(q.attribute(), "title");
   }
+  ASSERT_EQ(tasks.clusters_size(), 1);
+  EXPECT_EQ(tasks.clusters(0).next().proposed_size(), tasks.tasks(0).proposed_size());
 }
 
 TEST_F(EngineProposalsTest, AfterLearningTheAnnotatedStructureIsProposed) {
