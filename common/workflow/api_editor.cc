@@ -76,7 +76,7 @@ absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchem
                                                      std::map<std::string, AttributeInputs>* inputs) {
   VERTEX_ASSIGN_OR_RETURN(html::Page parsed, parser.Parse(page.bytes, page.url));
   std::vector<v1::Annotation> out;
-  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed)) {
+  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed, o.list_first)) {
     const int index = schema.Find(a.attribute);
     const bool multi = index >= 0 && schema.attribute(index).multi_valued();
     const v1::ProposedList* proposal = multi && o.use_proposals ? ProposalFor(task, a.attribute) : nullptr;
@@ -87,7 +87,8 @@ absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchem
     p.set_attribute(a.attribute);
     for (const std::string& v : answer.values) p.add_values(v);
     if (answer.values.empty()) p.set_absent(true);
-    p.set_partial(answer.partial);
+    // With list_first the truth is already the first K values (partial).
+    p.set_partial(answer.partial || a.partial);
     out.push_back(std::move(p));
   }
   return out;
@@ -95,6 +96,7 @@ absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchem
 
 // Annotates cluster `cluster` page by page as the tasks ask, learning after
 // each; the last Learn response, or nullopt when no page could be annotated.
+// Counts the pages annotated and the values typed in `report`.
 absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     LearningApi& api, const std::string& site, const std::string& cluster, const schema::CompiledSchema& schema,
     const eval::GroundTruth& truth, const std::map<std::string, const ClientPage*>& by_url, html::Parser& parser,
@@ -128,6 +130,13 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     VERTEX_ASSIGN_OR_RETURN(last, api.Learn(learn));
     ++done;
     ++report->pages_annotated;
+    for (const v1::Annotation& a : annotations) {
+      report->values_typed += static_cast<size_t>(a.values_size());
+      const int attr = schema.Find(a.attribute());
+      if (attr >= 0 && schema.attribute(static_cast<size_t>(attr)).multi_valued()) {
+        report->list_values_typed += static_cast<size_t>(a.values_size());
+      }
+    }
     if (!last->needs_more_pages()) break;
   }
   return last;
@@ -237,9 +246,11 @@ std::string FormatRunReport(const std::string& site, const schema::CompiledSchem
     }
   }
   std::string out = absl::StrFormat(
-      "%s (%s): %d cluster(s); the editor annotated %zu page(s), %zu cluster(s) got a rule, in %.2f s\n"
+      "%s (%s): %d cluster(s); the editor annotated %zu page(s) (%zu values typed, %zu of lists), %zu cluster(s) "
+      "got a rule, in %.2f s\n"
       "extracted %zu pages in %.2f s (%.0f pages/s): %zu records of this vertical, %zu errors\n",
-      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.clusters_with_rule,
+      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.values_typed,
+      report.list_values_typed, report.clusters_with_rule,
       report.learn_seconds, report.records.size(), report.extract_seconds,
       report.extract_seconds > 0 ? report.records.size() / report.extract_seconds : 0.0, ok, failed);
   absl::StrAppendFormat(&out, "  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");

@@ -35,6 +35,10 @@ struct ClientPage {
 struct ApiRunOptions {
   // K: pages annotated per cluster at most.
   size_t max_pages = 3;
+  // "List first K" (SimulatedEditorOptions::list_first): multi-valued
+  // attributes are annotated with their first K values only, partial; 0 =
+  // all values.
+  size_t list_first = 0;
   // AddSamplePages and ExtractMany batches: at most this many pages and
   // bytes per call.
   size_t batch_pages = 200;
@@ -53,6 +57,11 @@ struct ApiRunReport {
   v1::AddSamplePagesResponse sample;        // the AddSamplePages responses merged
   std::vector<v1::LearnResponse> learnt;    // the last Learn response of each cluster annotated
   size_t pages_annotated = 0;
+  // Values the editor typed, in all and of multi-valued attributes (with
+  // use_proposals: the values of its annotations, accepted proposals'
+  // included; `inputs` says what they cost).
+  size_t values_typed = 0;
+  size_t list_values_typed = 0;
   size_t clusters_with_rule = 0;
   std::vector<v1::ExtractResponse> records;  // one per page, in input order
   eval::Scorer scorer;

@@ -24,6 +24,11 @@
 //   RecordMonitorRun    store a monitoring run in the site's history
 //   LocatePages         which cluster each sample page is in (or attached
 //                       to, or none)
+//   TrainListModel      the list finder (lists/store_training.h) from the
+//                       store's (rule, snapshot) pairs, stored as the next
+//                       model version
+//   GetListModel / SuggestLists   a stored list model; the lists it finds
+//                       on a page
 //
 // Learn also chooses the cluster's bellwether pages (the annotated ones,
 // then structurally diverse members) and stores the rule's output on them
@@ -112,6 +117,10 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override;
   absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) override;
   absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) override;
+  // list_model_call.cc.
+  absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) override;
+  absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) override;
+  absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
 

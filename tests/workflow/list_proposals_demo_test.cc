@@ -1,9 +1,9 @@
 // The list finder's proposals in the editor loop on the demo shop (issue
-// 14's measurement): a list model learnt from one shop's product pages
-// (seed 1; labels from the generator's truth: the elements holding a
-// multi-valued attribute's values, and their anchors), then the simulated
-// editor on another shop (seed 2) without and with proposals. Prints the
-// inputs per list attribute and the precision/recall of both runs.
+// 14's measurement): the simulated editor learns shop seed 1 through the
+// APIs, TrainListModel learns a list model from the store's (rule, snapshot)
+// pairs, then the editor runs shop seed 2 without and with the proposals
+// (two sites of the same store). Prints the inputs per list attribute and
+// the precision/recall of both runs.
 #include <iostream>
 #include <map>
 #include <memory>
@@ -38,68 +38,35 @@ schema::CompiledSchema ProductSchema() {
   return schema::CompiledSchema::FromJson(demo::SchemaJson("product"), "product").value();
 }
 
-// The paper's encoding of one page's lists: the items (outermost elements
-// whose text is a value) and the anchors with an href inside them.
-std::vector<html::Node> Positives(const html::Page& page, const std::vector<std::string>& values) {
-  std::vector<html::Node> out;
-  for (const html::Node& item : ValueElements(page, values)) {
-    out.push_back(item);
-    for (html::Node n = item.NextInDocument(item); n; n = n.NextInDocument(item)) {
-      if (n.tag() == "a" && n.has_attribute("href")) out.push_back(n);
-    }
-  }
-  return out;
-}
-
-// A model learnt from `pages` product pages of the shop of `seed`.
-v1::ListModel TrainOnShop(uint64_t seed, size_t pages) {
-  const schema::CompiledSchema schema = ProductSchema();
-  std::vector<html::Page> parsed;
-  std::vector<std::vector<html::Node>> positives;
-  html::Parser parser;
-  for (const demo::GeneratedPage& g : demo::GenerateSite(Shop(seed))) {
-    if (g.template_name != "product" || parsed.size() >= pages) continue;
-    absl::StatusOr<html::Page> page = parser.Parse(g.html, g.url);
-    if (!page.ok()) continue;
-    std::vector<html::Node> p;
-    for (size_t i = 0; i < schema.size(); ++i) {
-      auto t = g.truth.find(schema.attribute(i).name());
-      if (!schema.attribute(i).multi_valued() || t == g.truth.end()) continue;
-      std::vector<html::Node> items = Positives(*page, t->second);
-      if (ValueElements(*page, t->second).size() >= 2) p.insert(p.end(), items.begin(), items.end());
-    }
-    parsed.push_back(*std::move(page));
-    positives.push_back(std::move(p));
-  }
-  std::vector<lists::LabelledPage> labelled;
-  for (size_t i = 0; i < parsed.size(); ++i) labelled.push_back({&parsed[i], positives[i], {}, std::to_string(i)});
-  absl::StatusOr<v1::ListModel> model = lists::TrainListModel(labelled);
-  EXPECT_TRUE(model.ok()) << model.status();
-  return model.ok() ? *model : v1::ListModel();
-}
-
 struct ShopRun {
   ApiRunReport report;
   std::string table;
 };
 
-ShopRun RunShop(const std::string& dir, const v1::ListModel* model) {
-  std::unique_ptr<store::RuleStore> store = store::NewInMemoryStore();
-  if (model != nullptr) {
-    EXPECT_TRUE(store->PutListModel(*model).ok());
-  }
-  ExtractionEngine extraction(store.get(), ExtractionEngineOptions{});
-  LearningEngine learning(store.get(), LearningEngineOptions{},
-                          [&extraction](const std::string&) { (void)extraction.Refresh(); });
+// The engines over one in-memory store.
+struct Engines {
+  Engines()
+      : store(store::NewInMemoryStore()),
+        extraction(store.get(), ExtractionEngineOptions{}),
+        learning(store.get(), LearningEngineOptions{}, [this](const std::string&) { (void)extraction.Refresh(); }) {}
+  std::unique_ptr<store::RuleStore> store;
+  ExtractionEngine extraction;
+  LearningEngine learning;
+};
+
+// Shop `seed` (written to `dir`) as site `site` through the engines.
+ShopRun RunShop(Engines& engines, const std::string& site, uint64_t seed, bool use_proposals) {
+  test_support::TempDir dir("proposals_demo");
+  EXPECT_TRUE(demo::WriteSite(demo::GenerateSite(Shop(seed)), dir.path()).ok());
   const schema::CompiledSchema schema = ProductSchema();
   ApiRunOptions options;
-  options.use_proposals = model != nullptr;
-  absl::StatusOr<ApiRunReport> report =
-      RunSiteThroughApi(learning, extraction, "shop", schema, ReadClientPages({dir}, 8 << 20).value(),
-                        eval::LoadGroundTruth(dir + "/groundtruth/product", "vertexdemo").value(), options);
+  options.use_proposals = use_proposals;
+  absl::StatusOr<ApiRunReport> report = RunSiteThroughApi(
+      engines.learning, engines.extraction, site, schema, ReadClientPages({dir.path()}, 8 << 20).value(),
+      eval::LoadGroundTruth(dir.path() + "/groundtruth/product", "vertexdemo").value(), options);
   EXPECT_TRUE(report.ok()) << report.status();
   if (!report.ok()) return {};
-  return {*report, FormatRunReport("shop", schema, *report) + FormatInputReport(schema, *report)};
+  return {*report, FormatRunReport(site, schema, *report) + FormatInputReport(schema, *report)};
 }
 
 // The lists the model finds on the first product page of seed 2, with the
@@ -125,15 +92,20 @@ void PrintSuggestions(const v1::ListModel& model) {
 }
 
 TEST(ListProposalsDemoTest, EditorInputsOnTheShopsListAttributes) {
-  test_support::TempDir dir("proposals_demo");
-  ASSERT_TRUE(demo::WriteSite(demo::GenerateSite(Shop(2)), dir.path()).ok());
-  const v1::ListModel model = TrainOnShop(1, 40);
-  ASSERT_GT(model.nodes_size(), 1);
+  Engines engines;
+  const ShopRun learnt = RunShop(engines, "shop1", 1, false);
+  std::cout << "--- shop seed 1, learnt with no model\n" << learnt.table;
+  absl::StatusOr<v1::TrainListModelResponse> trained = engines.learning.TrainListModel({});
+  ASSERT_TRUE(trained.ok()) << trained.status();
+  const v1::ListModel& model = trained->model();
+  std::cout << "--- list model v" << model.version() << " from shop seed 1: " << trained->rules() << " rule(s), "
+            << trained->pages() << " page(s), " << model.training_nodes() << " nodes, " << model.nodes_size()
+            << " tree nodes\n";
   PrintSuggestions(model);
-  const ShopRun without = RunShop(dir.path(), nullptr);
-  const ShopRun with = RunShop(dir.path(), &model);
-  std::cout << "--- seed 2 shop, labelling every value\n" << without.table;
-  std::cout << "--- seed 2 shop, answering the proposals of a model learnt on seed 1\n" << with.table;
+  const ShopRun without = RunShop(engines, "shop2", 2, false);
+  const ShopRun with = RunShop(engines, "shop2-proposals", 2, true);
+  std::cout << "--- shop seed 2, labelling every value\n" << without.table;
+  std::cout << "--- shop seed 2, answering the proposals\n" << with.table;
   const schema::CompiledSchema schema = ProductSchema();
   size_t proposals = 0;
   for (size_t i = 0; i < schema.size(); ++i) {
