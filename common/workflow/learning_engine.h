@@ -11,7 +11,10 @@
 //                       regexes, choose annotation samples (Algorithm 2),
 //                       with the site's settings over the engine's defaults
 //   GetAnnotationTasks  the next pages to annotate, with why; the settings
-//                       and the threshold the last clustering used
+//                       and the threshold the last clustering used; with
+//                       a list model in the store, the list finder's
+//                       proposals for multi-valued attributes
+//                       (list_proposals.h)
 //   Learn               annotations -> rule (stored as a new version),
 //                       diagnostics, a preview, the editor loop's verdict
 //   GetRule / ListRules / ExportRule / RollbackRule / DeleteSite
