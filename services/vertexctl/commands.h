@@ -49,6 +49,8 @@ int RunListModelEval(const std::vector<std::string>& args);
 int RunListModelTrain(const std::vector<std::string>& args);
 int RunListModelShow(const std::vector<std::string>& args);
 int RunLists(const std::vector<std::string>& args);
+// discover-links (discover_links_commands.cc).
+int RunDiscoverLinks(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

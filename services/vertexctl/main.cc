@@ -49,6 +49,8 @@ constexpr char kUsage[] =
     "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
     "  amber      find the records of result pages with no rule (AMBER): areas, records, attributes\n"
     "  list-model eval: score the page-independent list finder on a list problem set (Tables 1-2, Fig. 5)\n"
+    "  discover-links  the detail-page URLs of category pages' hot-lists (list model); --add fetches\n"
+    "             them into a site's sample\n"
     "\n"
     "  help       show this help\n"
     "\n"
@@ -73,6 +75,7 @@ constexpr NamedCommand kCommands[] = {
     {"gazetteer", vertex::cli::RunGazetteer},
     {"list-model", vertex::cli::RunListModel},
     {"lists", vertex::cli::RunLists},
+    {"discover-links", vertex::cli::RunDiscoverLinks},
 };
 
 }  // namespace
