@@ -17,6 +17,7 @@
 #include "common/learn/split_learner.h"
 #include "common/rule/text_range.h"
 #include "common/rule/value.h"
+#include "common/util/status_macros.h"
 
 namespace vertex::learn {
 namespace {
@@ -42,6 +43,13 @@ absl::Status ValidateAnnotation(const schema::CompiledSchema& schema, const Rule
   if (a.values.size() > 1 && !schema.attribute(index).multi_valued()) {
     return absl::InvalidArgumentError(absl::StrCat(Where(i), a.values.size(), " values for single-valued attribute \"",
                                                    a.attribute, "\""));
+  }
+  if (a.partial && (a.values.empty() || a.record != 0 || !schema.attribute(index).multi_valued())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        Where(i), "a partial annotation (the first values of a list) of \"", a.attribute, "\" ",
+        a.values.empty()  ? "needs values"
+        : a.record != 0   ? "cannot name a record"
+                          : "is for multi-valued attributes only: the attribute is single-valued"));
   }
   if (a.values.size() > kMaxValuesPerAnnotation) {
     return absl::InvalidArgumentError(absl::StrCat(Where(i), a.values.size(), " values, over the limit of ",
@@ -85,11 +93,16 @@ struct ValueSite {
   size_t page = 0;
   html::Node node;
   std::vector<std::string> values;
+  // On a partial page, the node of its last labelled value: its text may go
+  // on with unlabelled values (no range is learnt from it).
+  bool open_end = false;
 };
 
 // The annotated nodes of one attribute, page by page.
 struct Positives {
   std::vector<bool> annotated;
+  // Pages whose annotation is partial (AttributeAnnotation::partial).
+  std::vector<bool> partial;
   std::vector<std::vector<html::Node>> nodes;
   // Pages annotated with values: the folded values expected there.
   std::map<size_t, std::vector<std::string>> expected;
@@ -114,23 +127,64 @@ void AddToSite(size_t page, html::Node node, const std::string& value, std::vect
   it->values.push_back(value);
 }
 
-void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
-                         bool multi_valued, Positives* pos) {
+// Preorder rank of every node of `page`.
+std::map<const void*, size_t> PreorderRanks(const html::Page& page) {
+  std::map<const void*, size_t> rank;
+  const html::Node root = page.root();
+  size_t r = 0;
+  for (html::Node n = root; n; n = n.NextInDocument(root)) rank[n.raw()] = r++;
+  return rank;
+}
+
+// A partial annotation's values must be in page order: their nodes in
+// document order, values sharing a node in the order of its text.
+// InvalidArgument naming the page and attribute otherwise. `*last` is set to
+// the rank of the node of the last value.
+absl::Status CheckPartialOrder(const AttributeAnnotation& a, const html::Page& page, const ResolvedAnnotation& r,
+                               const std::map<const void*, size_t>& rank, size_t* last) {
+  size_t prev_rank = 0, prev_offset = 0;
+  for (size_t k = 0; k < r.nodes.size(); ++k) {
+    const size_t at = rank.at(r.nodes[k].raw());
+    const size_t offset = html::FoldText(r.locations[k].text).find(html::FoldText(a.values[k]));
+    if (k > 0 && (at < prev_rank || (at == prev_rank && offset < prev_offset))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "partial annotation of \"", a.attribute, "\" on ", page.url(), ": the values are not in page order (\"",
+          a.values[k], "\" comes before \"", a.values[k - 1], "\" on the page); a partial label gives the list's "
+          "first values in the order the page shows them"));
+    }
+    prev_rank = at;
+    prev_offset = offset;
+  }
+  *last = prev_rank;
+  return absl::OkStatus();
+}
+
+absl::Status AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
+                                 bool multi_valued, Positives* pos) {
   std::vector<ValueAnnotation> values;
-  std::vector<size_t> page_of;
+  std::vector<const AttributeAnnotation*> source;
   for (const AttributeAnnotation* a : anns) {
     if (a->values.empty()) continue;
     values.push_back({input.pages[a->page], a->values});
-    page_of.push_back(a->page);
+    source.push_back(a);
   }
   const std::vector<ResolvedAnnotation> resolved = ResolveValues(values);
   for (size_t i = 0; i < resolved.size(); ++i) {
-    const size_t p = page_of[i];
+    const size_t p = source[i]->page;
     for (const std::string& v : resolved[i].not_found) pos->not_found.push_back(input.pages[p]->url() + ": " + v);
     if (!resolved[i].not_found.empty()) continue;  // the page's annotation is unusable
     pos->annotated[p] = true;
+    std::map<const void*, size_t> rank;
+    size_t last = 0;
+    if (source[i]->partial) {
+      rank = PreorderRanks(*input.pages[p]);
+      VERTEX_RETURN_IF_ERROR(CheckPartialOrder(*source[i], *input.pages[p], resolved[i], rank, &last));
+      pos->partial[p] = true;
+    }
     if (multi_valued) {  // a list shows a value once per item that has it
-      for (html::Node n : resolved[i].repeats) pos->nodes[p].push_back(n);
+      for (html::Node n : resolved[i].repeats) {
+        if (!source[i]->partial || rank.at(n.raw()) <= last) pos->nodes[p].push_back(n);
+      }
     }
     std::vector<std::string>& expected = pos->expected[p];
     pos->source = resolved[i].source;
@@ -143,15 +197,21 @@ void AddValueAnnotations(const RuleLearnInput& input, const std::vector<const At
       if (at.source == ValueSource::kJsonLd) pos->json_paths.insert(at.json_path);
       AddToSite(p, n, values[i].values[k], &pos->sites);
     }
+    if (source[i]->partial && !resolved[i].nodes.empty()) {
+      const html::Node tail = resolved[i].nodes.back();
+      for (ValueSite& site : pos->sites) site.open_end |= site.page == p && site.node == tail;
+    }
   }
+  return absl::OkStatus();
 }
 
-Positives CollectPositives(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
-                           bool multi_valued) {
+absl::StatusOr<Positives> CollectPositives(const RuleLearnInput& input,
+                                           const std::vector<const AttributeAnnotation*>& anns, bool multi_valued) {
   Positives pos;
   pos.annotated.assign(input.pages.size(), false);
+  pos.partial.assign(input.pages.size(), false);
   pos.nodes.resize(input.pages.size());
-  AddValueAnnotations(input, anns, multi_valued, &pos);
+  VERTEX_RETURN_IF_ERROR(AddValueAnnotations(input, anns, multi_valued, &pos));
   for (const AttributeAnnotation* a : anns) {
     if (!a->values.empty()) continue;
     if (a->xpath.empty()) {  // absent from the page
@@ -208,7 +268,7 @@ std::optional<double> PreciseSupport(const rule::FeatureSelector& selector, cons
   };
   size_t unannotated = 0, supported = 0;
   for (const ExamplePage& p : pages) {
-    if (p.annotated && !SameNodes(candidates(*p.page), p.positives)) return std::nullopt;
+    if (p.annotated && !SameNodes(JudgedNodes(p, candidates(*p.page)), p.positives)) return std::nullopt;
   }
   for (const ExamplePage& p : pages) {
     if (p.annotated) continue;
@@ -289,7 +349,7 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
   std::vector<html::Node> positives, negatives;
   for (const ExamplePage& p : pages) {
     if (!p.annotated) continue;
-    for (html::Node n : Candidates(*x, *p.page)) {
+    for (html::Node n : JudgedNodes(p, Candidates(*x, *p.page))) {  // a partial page's tail is not a negative
       const bool pos = std::find(p.positives.begin(), p.positives.end(), n) != p.positives.end();
       (pos ? positives : negatives).push_back(n);
     }
@@ -316,7 +376,7 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
     for (html::Node n : nodes) prob.push_back(compiled->Probability(*p.page, n).value_or(0));
     std::vector<html::Node> won;
     for (size_t i : rule::PickWinners(prob, c.attr.multi_valued())) won.push_back(nodes[i]);
-    if (!SameNodes(won, p.positives)) {
+    if (!SameNodes(JudgedNodes(p, won), p.positives)) {
       *message = absl::StrCat("the classifier does not pick the annotated node(s) of ", p.page->url(),
                               " with P(+) > 0.5 (", won.size(), " picked of ", nodes.size(), " candidates)");
       return DiagnosticCode::kClassifierBelowThreshold;
@@ -329,14 +389,45 @@ DiagnosticCode TrainOnRXPath(const AttributeContext& c, const std::vector<Exampl
 
 // kLearnt when `rule` gives back every annotated value, else
 // kValueMismatch with the first page where it does not.
+// On a partial page (the first values of a list) the labelled nodes may
+// hold values past the labelled ones (a split text going on): every wanted
+// value must be given, and in each node no unwanted value may come before
+// its last wanted one. The values it gives past those are dropped from
+// `*got`.
+bool PartialValuesFit(const std::vector<std::string>& want, std::vector<std::vector<std::string>> per_node,
+                      std::vector<std::string>* got) {
+  const std::set<std::string> wanted(want.begin(), want.end());
+  got->clear();
+  for (const std::vector<std::string>& values : per_node) {
+    size_t last = 0;
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (wanted.count(values[k])) last = k + 1;
+    }
+    for (size_t k = 0; k < last; ++k) {
+      if (!wanted.count(values[k])) return false;
+      got->push_back(values[k]);
+    }
+    if (last == 0) got->push_back(values.empty() ? "<none>" : values[0]);
+  }
+  return true;
+}
+
 DiagnosticCode CheckValues(const AttributeContext& c, const Positives& pos, const v1::AttributeRule& rule,
                            std::string* message) {
   for (const auto& [p, expected] : pos.expected) {
     std::vector<std::string> got;
+    std::vector<std::vector<std::string>> per_node;
     for (html::Node n : pos.nodes[p]) {
       const std::vector<std::string> v = rule::NodeValues(*c.input.pages[p], n, rule, c.schema, c.index);
       if (v.empty()) got.push_back("<none>");
       for (const std::string& value : v) got.push_back(html::FoldText(value));
+      per_node.emplace_back(got.end() - static_cast<std::ptrdiff_t>(v.size()), got.end());
+    }
+    if (pos.partial[p] && !PartialValuesFit(expected, per_node, &got)) {
+      *message = absl::StrCat("on ", c.input.pages[p]->url(), " the rule gives [", absl::StrJoin(got, " | "),
+                              "] where the partial annotation says the list begins [", absl::StrJoin(expected, " | "),
+                              "]");
+      return DiagnosticCode::kValueMismatch;
     }
     std::vector<std::string> want = expected;
     std::sort(got.begin(), got.end());
@@ -372,10 +463,20 @@ std::vector<ListExample> SiteLists(const AttributeContext& c, const Positives& p
   return out;
 }
 
+// Whether each value site may go on past its values (ValueSite::open_end).
+std::vector<bool> OpenEnds(const Positives& pos) {
+  std::vector<bool> out;
+  for (const ValueSite& site : pos.sites) out.push_back(site.open_end && site.values.size() > 1);
+  return out;
+}
+
 // The split (multi-valued attributes whose values share a text) and the
 // range examples: one per list, its stretch from first to last value.
+// A list whose text may go on past its labelled values (`open_end`, a partial
+// label) teaches the split but no range: its stretch ends at the K-th value.
 DiagnosticCode LearnListShape(const AttributeContext& c, const std::vector<ListExample>& lists,
-                              v1::AttributeRule* rule, std::vector<RangeExample>* examples, std::string* message) {
+                              const std::vector<bool>& open_end, v1::AttributeRule* rule,
+                              std::vector<RangeExample>* examples, std::string* message) {
   if (c.attr.multi_valued()) {
     absl::StatusOr<std::optional<v1::ValueSplit>> split = LearnSplit(lists);
     if (!split.ok()) {
@@ -385,7 +486,9 @@ DiagnosticCode LearnListShape(const AttributeContext& c, const std::vector<ListE
     }
     if (split->has_value()) *rule->mutable_split() = **split;
   }
-  for (const ListExample& list : lists) {
+  for (size_t i = 0; i < lists.size(); ++i) {
+    const ListExample& list = lists[i];
+    if (open_end[i]) continue;
     absl::StatusOr<RangeExample> span = ListSpan(list);
     if (!span.ok()) {
       *message = std::string(span.status().message());
@@ -403,10 +506,12 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
                             std::string* message) {
   if (pos.sites.empty()) return CheckValues(c, pos, *rule, message);
   std::vector<RangeExample> examples;
-  const DiagnosticCode shape = LearnListShape(c, SiteLists(c, pos, *rule), rule, &examples, message);
+  const DiagnosticCode shape = LearnListShape(c, SiteLists(c, pos, *rule), OpenEnds(pos), rule, &examples, message);
   absl::StatusOr<std::vector<std::optional<v1::TextRange>>> candidates =
       absl::FailedPreconditionError("no range learnt");
-  if (shape == DiagnosticCode::kLearnt) {
+  if (shape == DiagnosticCode::kLearnt && examples.empty()) {  // only open-ended lists: no range
+    candidates = std::vector<std::optional<v1::TextRange>>{std::nullopt};
+  } else if (shape == DiagnosticCode::kLearnt) {
     candidates = RangeCandidates(examples, c.schema.ValueRegex(c.index) != nullptr);
     if (!candidates.ok()) *message = std::string(candidates.status().message());
   }
@@ -537,18 +642,21 @@ std::vector<std::string> AnnotatedValues(const RuleLearnInput& input) {
   return out;
 }
 
-AttributeDiagnostic LearnAttribute(const AttributeContext& c, const std::vector<const AttributeAnnotation*>& anns,
-                                   v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
+absl::StatusOr<AttributeDiagnostic> LearnAttribute(const AttributeContext& c,
+                                                   const std::vector<const AttributeAnnotation*>& anns,
+                                                   v1::AttributeRule* rule, std::vector<v1::AttributeRule>* alternatives) {
   AttributeDiagnostic d;
   d.attribute = c.attr.name();
   if (anns.empty()) {
     d.message = "no annotation";
     return d;
   }
-  const Positives pos = CollectPositives(c.input, anns, c.attr.multi_valued());
+  VERTEX_ASSIGN_OR_RETURN(const Positives pos, CollectPositives(c.input, anns, c.attr.multi_valued()));
   if (pos.count == 0) return NoPositives(pos, std::move(d));
   std::vector<ExamplePage> pages;
-  for (size_t p = 0; p < c.input.pages.size(); ++p) pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p]});
+  for (size_t p = 0; p < c.input.pages.size(); ++p) {
+    pages.push_back({c.input.pages[p], pos.nodes[p], pos.annotated[p], pos.partial[p]});
+  }
   absl::StatusOr<v1::AttributeRule> reader = ValueReader(pos);
   if (!reader.ok()) {
     d.code = DiagnosticCode::kValueMismatch;
@@ -662,7 +770,7 @@ absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, 
     }
     const AttributeContext c{schema, i, schema.attribute(i), input, options};
     v1::AttributeRule rule;
-    AttributeDiagnostic d = LearnAttribute(c, anns, &rule, &result.alternatives);
+    VERTEX_ASSIGN_OR_RETURN(AttributeDiagnostic d, LearnAttribute(c, anns, &rule, &result.alternatives));
     if (d.learnt) *result.rule.add_attributes() = std::move(rule);
     result.diagnostics.push_back(std::move(d));
   }

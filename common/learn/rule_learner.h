@@ -49,6 +49,16 @@ struct AttributeAnnotation {
   // Record-level schemas: the record (1, 2, ... in page order) the value
   // belongs to; 0 for detail pages.
   uint32_t record = 0;
+  // A partial list label (issue 14): `values` are the first K values of the
+  // page's list, in page order. On that page only the nodes up to the K-th
+  // value's node (document order) are judged: a selected node after it is
+  // neither right nor wrong, an unlabelled one before it is wrong. Only for
+  // multi-valued attributes and text values (not `xpath`, not `record`).
+  // K = 1 labels one value and judges only what precedes it: any node
+  // holding the value's structure after it passes, so one partial page
+  // rarely tells the list apart from its neighbours (see the report of
+  // issue 14); the learner then behaves as with one value.
+  bool partial = false;
 };
 
 struct RuleLearnInput {
@@ -123,7 +133,10 @@ inline constexpr size_t kMaxAnnotatedValueBytes = 64 * 1024;
 // kMaxAnnotatedValueBytes, a page index out of range, an attribute not in the schema (the message lists the schema's), an
 // annotation with both values and an XPath, several values for a
 // single-valued attribute, two annotations of one attribute on one page, an
-// XPath that does not compile or evaluates to no node-set.
+// XPath that does not compile or evaluates to no node-set, `partial` on a
+// single-valued attribute or without values or with a record, and (naming
+// the page and attribute) the values of a partial annotation not in page
+// order.
 absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, const RuleLearnInput& input,
                                           const RuleLearnOptions& options = {});
 

@@ -44,6 +44,9 @@ struct Universe {
   // Valid candidates that count for support: not template text (see
   // TemplateValues).
   Bits supporting;
+  // Valid candidates of partial pages past their last positive: the list's
+  // unlabelled continuation (ExamplePage::partial), not judged.
+  Bits tail;
   size_t words = 0;
 };
 
@@ -60,6 +63,10 @@ struct Score {
   bool recall1 = false;
   double precision = 0;
   double support = 0;
+  // Nodes of the partial pages' tails selected: between support and distance,
+  // the set that goes on past the K-th labelled value (the list goes on
+  // there) wins.
+  size_t tail = 0;
   int distance = 0;
   bool precise = false;
 };
@@ -91,6 +98,7 @@ struct Evaluator {
       many |= hits > 1;
     }
     s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
+    s.tail = CountAnd(sel, u.tail);
     s.precise = s.recall1 && pos == chosen && (multi_valued || !many);
     return s;
   }
@@ -279,8 +287,8 @@ std::vector<std::vector<rule::Feature>> Alternatives(std::vector<PreciseSet> set
                                                const Bits& selected, const std::vector<Bits>& feature_bits,
                                                const std::vector<rule::Feature>& features, size_t words, size_t max) {
   std::stable_sort(sets.begin(), sets.end(), [](const PreciseSet& a, const PreciseSet& b) {
-    return std::make_tuple(-a.score.support, a.score.distance, a.fragility) <
-           std::make_tuple(-b.score.support, b.score.distance, b.fragility);
+    return std::make_tuple(-a.score.support, -static_cast<double>(a.score.tail), a.score.distance, a.fragility) <
+           std::make_tuple(-b.score.support, -static_cast<double>(b.score.tail), b.score.distance, b.fragility);
   });
   std::vector<std::vector<rule::Feature>> out;
   std::vector<Bits> seen = {selected};
@@ -391,18 +399,27 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   u.positive.assign(u.words, 0);
   u.annotated.assign(u.words, 0);
   u.valid.assign(u.words, 0);
+  u.tail.assign(u.words, 0);
   for (size_t p = 0; p < pages.size(); ++p) {
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
       if (!options.value_filter || options.value_filter(*pages[p].page, u.candidates[i].node())) Set(&u.valid, i);
     }
   }
   for (size_t p = 0; p < pages.size(); ++p) {
+    size_t judged_end = u.page_begin[p];  // past the last positive: the end of a partial page's judged nodes
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
-      if (pages[p].annotated) Set(&u.annotated, i);
       if (std::find(pages[p].positives.begin(), pages[p].positives.end(), u.candidates[i].node()) !=
           pages[p].positives.end()) {
         Set(&u.positive, i);
+        judged_end = i + 1;
       }
+    }
+    if (!pages[p].partial) judged_end = u.page_begin[p + 1];
+    for (size_t i = u.page_begin[p]; i < judged_end; ++i) {
+      if (pages[p].annotated) Set(&u.annotated, i);
+    }
+    for (size_t i = judged_end; i < u.page_begin[p + 1]; ++i) {
+      if (Test(u.valid, i)) Set(&u.tail, i);
     }
   }
   if (CountAnd(u.positive, u.positive) != all_positive.size()) {
@@ -455,6 +472,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   std::vector<std::vector<int>> candidates;
   for (size_t f = 0; f < features.size(); ++f) candidates.push_back({static_cast<int>(f)});
   int min_dist = INT32_MAX, min_fragility = INT32_MAX;
+  size_t max_tail = 0;
   std::vector<PreciseSet> precise_sets;
   double max_sup = 0, max_prec = 0;
   std::vector<int> best, max_prec_set;
@@ -468,21 +486,24 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
       ++result.sets_evaluated;
       if (!s.recall1) continue;
       const int fragility = fragility_of(set);
-      // Ties on (precision,) support and distance go to the sturdier set.
-      const bool better_tie = s.support == max_sup && (s.distance < min_dist ||
-                                                       (s.distance == min_dist && fragility < min_fragility));
+      // Ties on (precision,) support, tail and distance go to the sturdier set.
+      const bool better_tie =
+          s.support == max_sup &&
+          (s.tail > max_tail ||
+           (s.tail == max_tail && (s.distance < min_dist || (s.distance == min_dist && fragility < min_fragility))));
       if (!s.precise) {
         next_level.push_back(set);
         next_scores.push_back(s);
         if (best.empty() && (s.precision > max_prec || (s.precision == max_prec && s.support > max_sup) ||
                              (s.precision == max_prec && better_tie))) {
           max_prec = s.precision, max_prec_set = set, min_dist = s.distance, max_sup = s.support;
-          min_fragility = fragility;
+          min_fragility = fragility, max_tail = s.tail;
         }
       } else {
         precise_sets.push_back({set, s, fragility});
         if (best.empty() || s.support > max_sup || better_tie) {
           best = set, min_dist = s.distance, max_sup = s.support, max_prec = 1, min_fragility = fragility;
+          max_tail = s.tail;
         }
       }
     }
@@ -490,14 +511,17 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     // time and report a cap that cut nothing.
     if (k == options.max_features) break;
     // Prune sets that cannot beat the best precise XPath: adding features
-    // only lowers support, raises distance and adds fragility.
+    // only lowers support and tail, raises distance and adds fragility.
     std::vector<std::vector<int>> kept;
     for (size_t i = 0; i < next_level.size(); ++i) {
       const Score& s = next_scores[i];
       if (!best.empty() &&
           (s.support < max_sup ||
-           (s.support == max_sup && (s.distance > min_dist ||
-                                     (s.distance == min_dist && fragility_of(next_level[i]) >= min_fragility))))) {
+           (s.support == max_sup &&
+            (s.tail < max_tail ||
+             (s.tail == max_tail &&
+              (s.distance > min_dist ||
+               (s.distance == min_dist && fragility_of(next_level[i]) >= min_fragility))))))) {
         continue;
       }
       kept.push_back(next_level[i]);
@@ -567,6 +591,21 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
 }
 
 }  // namespace
+
+std::vector<html::Node> JudgedNodes(const ExamplePage& page, std::vector<html::Node> nodes) {
+  if (!page.partial || page.positives.empty() || nodes.empty()) return nodes;
+  std::map<const void*, size_t> rank;
+  const html::Node root = page.page->root();
+  size_t r = 0;
+  for (html::Node n = root; n; n = n.NextInDocument(root)) rank[n.raw()] = r++;
+  size_t last = 0;
+  for (html::Node n : page.positives) last = std::max(last, rank[n.raw()]);
+  std::erase_if(nodes, [&](html::Node n) {
+    auto it = rank.find(n.raw());
+    return it == rank.end() || it->second > last;
+  });
+  return nodes;
+}
 
 absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
   const PageTexts texts(pages);

@@ -6,13 +6,16 @@
 //  2. has maximum precision on the annotated pages,
 //  3. then maximum support (fraction of unannotated pages where it selects
 //     a node that can hold a value: see XPathLearnOptions::value_filter),
-//  4. then minimum distance (the farthest feature's level),
+//  4. then (partial list labels, ExamplePage::partial) the most nodes
+//     selected past the last labelled value of the partial pages: the list
+//     goes on there, and those nodes are otherwise not judged,
+//  5. then minimum distance (the farthest feature's level),
 // by Apriori-style enumeration: candidate sets of k+1 features are built
 // from k-sets that are still imprecise and not dominated by the best found.
 // Features hold for every positive by construction, so every conjunction
 // keeps recall 1.
 //
-// Criteria 3 and 4 are swapped with respect to the paper, which prefers
+// Criteria 3 and 5 are swapped with respect to the paper, which prefers
 // distance to support. With one annotated page the paper's order picks a
 // neighbouring content value as anchor (distance 0, found on no other page)
 // over the class of the value's element (distance 1, found on every page).
@@ -42,7 +45,15 @@ struct ExamplePage {
   // unannotated page.
   std::vector<html::Node> positives;
   bool annotated = false;
+  // The positives are the first values of the page's list only (a partial
+  // label, issue 14): candidates after the last positive in document order
+  // are not judged (neither right nor wrong for precision).
+  bool partial = false;
 };
+
+// The nodes of `nodes` that `page` judges: all of them, or on a partial page
+// those not after its last positive in document order (preorder).
+std::vector<html::Node> JudgedNodes(const ExamplePage& page, std::vector<html::Node> nodes);
 
 struct XPathLearnOptions {
   // Feature sets examined per Apriori level at most; past it the level is

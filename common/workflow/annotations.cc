@@ -37,6 +37,12 @@ absl::StatusOr<v1::Annotation> NormalizeAnnotation(v1::Annotation a) {
   for (const std::string& v : a.values()) {
     if (v.empty()) return absl::InvalidArgumentError("an empty value");
   }
+  if (a.partial() && !has_values) {
+    return absl::InvalidArgumentError("\"partial\" (the first values of a list) needs \"value\"/\"values\"");
+  }
+  if (a.partial() && a.record() != 0) {
+    return absl::InvalidArgumentError("\"partial\" is not supported on record-level annotations (\"record\")");
+  }
   if (!a.value().empty()) a.add_values(a.value());
   a.clear_value();
   return a;
@@ -68,6 +74,11 @@ absl::StatusOr<std::vector<SourcedAnnotation>> ParseAnnotations(std::string_view
     if (merged.values_size() == 0 || a->values_size() == 0) {
       return LineError(source, line, absl::StrCat("attribute \"", a->attribute(), "\" of this page is annotated on line ",
                                                   out[it->second].line, " already"));
+    }
+    if (merged.partial() != a->partial()) {
+      return LineError(source, line, absl::StrCat("attribute \"", a->attribute(), "\" of this page is annotated on line ",
+                                                  out[it->second].line, " ", merged.partial() ? "with" : "without",
+                                                  " \"partial\"; give it on every line of the list or on none"));
     }
     for (const std::string& v : a->values()) merged.add_values(v);
   }

@@ -78,6 +78,11 @@ class LearningApi {
       const v1::RecordMonitorRunRequest& request) = 0;
   virtual absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) = 0;
   virtual absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) = 0;
+  // The list finder (issue 14): train from the store's rules and snapshots,
+  // read a stored model, find the lists on a page.
+  virtual absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) = 0;
+  virtual absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) = 0;
+  virtual absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) = 0;
 };
 
 // See proto/vertex/v1/extraction.proto.

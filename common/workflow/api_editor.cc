@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "common/site/page_file.h"
 #include "common/util/status_macros.h"
+#include "common/workflow/proposal_editor.h"
 #include "common/workflow/simulated_editor.h"
 
 namespace vertex::workflow {
@@ -56,19 +57,38 @@ absl::StatusOr<v1::AddSamplePagesResponse> AddPages(LearningApi& api, const std:
 
 namespace {
 
-// The editor's annotations of one page, or none when the truth does not
-// know it.
+// The proposal for `attribute` in `task`, or null.
+const v1::ProposedList* ProposalFor(const v1::AnnotationTask& task, const std::string& attribute) {
+  for (const v1::ProposedList& p : task.proposed()) {
+    if (p.attribute() == attribute) return &p;
+  }
+  return nullptr;
+}
+
+// The editor's annotations of `task`'s page, or none when the truth does
+// not know it; with options.use_proposals, multi-valued attributes answer
+// the task's proposals (proposal_editor.h). Inputs are counted in
+// `inputs`.
 absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchema& schema,
                                                      const eval::GroundTruth& truth, const ClientPage& page,
-                                                     html::Parser& parser) {
+                                                     const v1::AnnotationTask& task, html::Parser& parser,
+                                                     const ApiRunOptions& o,
+                                                     std::map<std::string, AttributeInputs>* inputs) {
   VERTEX_ASSIGN_OR_RETURN(html::Page parsed, parser.Parse(page.bytes, page.url));
   std::vector<v1::Annotation> out;
-  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed)) {
+  for (const learn::AttributeAnnotation& a : AnnotateFromTruth(schema, truth, page.file, 0, parsed, o.list_first)) {
+    const int index = schema.Find(a.attribute);
+    const bool multi = index >= 0 && schema.attribute(index).multi_valued();
+    const v1::ProposedList* proposal = multi && o.use_proposals ? ProposalFor(task, a.attribute) : nullptr;
+    const EditorAnswer answer = AnswerProposal(a.values, proposal);
+    (*inputs)[a.attribute].Add(answer, multi ? ProposalFor(task, a.attribute) != nullptr : false);
     v1::Annotation p;
     p.set_url(page.url);
     p.set_attribute(a.attribute);
-    for (const std::string& v : a.values) p.add_values(v);
-    if (a.values.empty()) p.set_absent(true);
+    for (const std::string& v : answer.values) p.add_values(v);
+    if (answer.values.empty()) p.set_absent(true);
+    // With list_first the truth is already the first K values (partial).
+    p.set_partial(answer.partial || a.partial);
     out.push_back(std::move(p));
   }
   return out;
@@ -76,10 +96,11 @@ absl::StatusOr<std::vector<v1::Annotation>> Annotate(const schema::CompiledSchem
 
 // Annotates cluster `cluster` page by page as the tasks ask, learning after
 // each; the last Learn response, or nullopt when no page could be annotated.
+// Counts the pages annotated and the values typed in `report`.
 absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     LearningApi& api, const std::string& site, const std::string& cluster, const schema::CompiledSchema& schema,
     const eval::GroundTruth& truth, const std::map<std::string, const ClientPage*>& by_url, html::Parser& parser,
-    const ApiRunOptions& o, size_t* annotated) {
+    const ApiRunOptions& o, ApiRunReport* report) {
   std::optional<v1::LearnResponse> last;
   std::set<std::string> tried;
   for (size_t done = 0; done < o.max_pages;) {
@@ -96,7 +117,9 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
       if (!tried.insert(t.url()).second) continue;
       auto page = by_url.find(t.url());
       if (page == by_url.end()) continue;
-      VERTEX_ASSIGN_OR_RETURN(annotations, Annotate(schema, truth, *page->second, parser));
+      std::map<std::string, AttributeInputs> inputs;
+      VERTEX_ASSIGN_OR_RETURN(annotations, Annotate(schema, truth, *page->second, t, parser, o, &inputs));
+      for (const auto& [name, n] : inputs) report->inputs[name].Merge(n);
       if (!annotations.empty()) break;
     }
     if (annotations.empty()) break;  // no task page the editor knows
@@ -106,7 +129,14 @@ absl::StatusOr<std::optional<v1::LearnResponse>> AnnotateCluster(
     learn.mutable_annotations()->Assign(annotations.begin(), annotations.end());
     VERTEX_ASSIGN_OR_RETURN(last, api.Learn(learn));
     ++done;
-    ++*annotated;
+    ++report->pages_annotated;
+    for (const v1::Annotation& a : annotations) {
+      report->values_typed += static_cast<size_t>(a.values_size());
+      const int attr = schema.Find(a.attribute());
+      if (attr >= 0 && schema.attribute(static_cast<size_t>(attr)).multi_valued()) {
+        report->list_values_typed += static_cast<size_t>(a.values_size());
+      }
+    }
     if (!last->needs_more_pages()) break;
   }
   return last;
@@ -192,7 +222,7 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
   for (const v1::ClusterSummary& c : report.sample.clusters()) {
     VERTEX_ASSIGN_OR_RETURN(std::optional<v1::LearnResponse> learnt,
                             AnnotateCluster(learning, site, c.cluster_id(), schema, truth, by_url, parser, options,
-                                            &report.pages_annotated));
+                                            &report));
     if (!learnt) continue;
     report.clusters_with_rule += learnt->version() > 0;
     report.learnt.push_back(*std::move(learnt));
@@ -216,15 +246,31 @@ std::string FormatRunReport(const std::string& site, const schema::CompiledSchem
     }
   }
   std::string out = absl::StrFormat(
-      "%s (%s): %d cluster(s); the editor annotated %zu page(s), %zu cluster(s) got a rule, in %.2f s\n"
+      "%s (%s): %d cluster(s); the editor annotated %zu page(s) (%zu values typed, %zu of lists), %zu cluster(s) "
+      "got a rule, in %.2f s\n"
       "extracted %zu pages in %.2f s (%.0f pages/s): %zu records of this vertical, %zu errors\n",
-      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.clusters_with_rule,
+      site, schema.vertical(), report.sample.clusters_size(), report.pages_annotated, report.values_typed,
+      report.list_values_typed, report.clusters_with_rule,
       report.learn_seconds, report.records.size(), report.extract_seconds,
       report.extract_seconds > 0 ? report.records.size() / report.extract_seconds : 0.0, ok, failed);
   absl::StrAppendFormat(&out, "  %-18s %9s %9s %9s %8s\n", "attribute", "precision", "recall", "F1", "values");
   for (const auto& [name, s] : report.scorer.scores()) {
     absl::StrAppendFormat(&out, "  %-18s %9.4f %9.4f %9.4f %8zu\n", name, s.precision(), s.recall(), s.f1(),
                           s.truth_values);
+  }
+  return out;
+}
+
+std::string FormatInputReport(const schema::CompiledSchema& schema, const ApiRunReport& report) {
+  std::string out = absl::StrFormat("  %-18s %7s %9s %9s %7s %5s %7s %6s\n", "list attribute", "inputs", "labelling",
+                                    "proposals", "accept", "trim", "partial", "label");
+  for (size_t i = 0; i < schema.size(); ++i) {
+    if (!schema.attribute(i).multi_valued()) continue;
+    auto it = report.inputs.find(schema.attribute(i).name());
+    if (it == report.inputs.end()) continue;
+    const AttributeInputs& n = it->second;
+    absl::StrAppendFormat(&out, "  %-18s %7zu %9zu %9zu %7zu %5zu %7zu %6zu\n", it->first, n.inputs,
+                          n.labelling_inputs, n.proposals, n.accepted, n.trimmed, n.partial, n.labelled);
   }
   return out;
 }

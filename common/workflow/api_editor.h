@@ -10,6 +10,7 @@
 #ifndef VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 #define VERTEX_COMMON_WORKFLOW_API_EDITOR_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "common/html/page.h"
 #include "common/schema/schema.h"
 #include "common/workflow/api.h"
+#include "common/workflow/proposal_editor.h"
 
 namespace vertex::workflow {
 
@@ -33,6 +35,10 @@ struct ClientPage {
 struct ApiRunOptions {
   // K: pages annotated per cluster at most.
   size_t max_pages = 3;
+  // "List first K" (SimulatedEditorOptions::list_first): multi-valued
+  // attributes are annotated with their first K values only, partial; 0 =
+  // all values.
+  size_t list_first = 0;
   // AddSamplePages and ExtractMany batches: at most this many pages and
   // bytes per call.
   size_t batch_pages = 200;
@@ -41,17 +47,29 @@ struct ApiRunOptions {
   html::ParseOptions parse;
   // Sent with RegisterSite when set (e.g. no_rule_transfer, to measure it).
   std::optional<v1::SiteSettings> settings;
+  // The editor answers the list finder's proposals for multi-valued
+  // attributes (AnnotationTask.proposed; proposal_editor.h) instead of
+  // labelling every value.
+  bool use_proposals = false;
 };
 
 struct ApiRunReport {
   v1::AddSamplePagesResponse sample;        // the AddSamplePages responses merged
   std::vector<v1::LearnResponse> learnt;    // the last Learn response of each cluster annotated
   size_t pages_annotated = 0;
+  // Values the editor typed, in all and of multi-valued attributes (with
+  // use_proposals: the values of its annotations, accepted proposals'
+  // included; `inputs` says what they cost).
+  size_t values_typed = 0;
+  size_t list_values_typed = 0;
   size_t clusters_with_rule = 0;
   std::vector<v1::ExtractResponse> records;  // one per page, in input order
   eval::Scorer scorer;
   double learn_seconds = 0;    // register, add pages, annotate and learn
   double extract_seconds = 0;  // ExtractMany over every page
+  // The editor's inputs per attribute (proposal_editor.h), over the pages
+  // annotated: as it answered, and labelling every value.
+  std::map<std::string, AttributeInputs> inputs;
 };
 
 // Adds `from` (the response of a later AddSamplePages call) to `into`, the
@@ -83,6 +101,11 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
 // quick start prints them.
 std::string FormatRunReport(const std::string& site, const schema::CompiledSchema& schema,
                             const ApiRunReport& report);
+
+// The editor's inputs on `schema`'s multi-valued attributes (report.inputs),
+// one line each: inputs as answered, labelling every value, proposals seen
+// and how they were answered.
+std::string FormatInputReport(const schema::CompiledSchema& schema, const ApiRunReport& report);
 
 }  // namespace vertex::workflow
 

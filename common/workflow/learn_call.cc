@@ -42,6 +42,10 @@ absl::StatusOr<std::vector<v1::Annotation>> CheckAnnotations(const v1::LearnRequ
       return absl::InvalidArgumentError(where + "several values for single-valued attribute \"" + a->attribute() +
                                         "\"");
     }
+    if (a->partial() && !schema.attribute(static_cast<size_t>(attr)).multi_valued()) {
+      return absl::InvalidArgumentError(where + "\"partial\" (the first values of a list) on single-valued attribute \"" +
+                                        a->attribute() + "\"");
+    }
     if (!a->xpath().empty()) {
       absl::StatusOr<html::XPath> x = html::XPath::Compile(a->xpath());
       if (!x.ok()) return absl::InvalidArgumentError(where + std::string(x.status().message()));
@@ -89,6 +93,7 @@ absl::StatusOr<std::vector<learn::AttributeAnnotation>> ToLearnAnnotations(
     l.values.assign(a.values().begin(), a.values().end());
     l.xpath = a.xpath();
     l.record = a.record();
+    l.partial = a.partial();
     out.push_back(std::move(l));
   }
   return out;

@@ -18,6 +18,7 @@
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
 #include "common/workflow/learning_internal.h"
+#include "common/workflow/list_proposals.h"
 #include "common/workflow/sample_view.h"
 #include "common/workflow/site_store.h"
 #include "google/protobuf/util/json_util.h"
@@ -317,6 +318,8 @@ absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTask
     const uint32_t i = index_of[p.next().url()];
     if (static_cast<int>(i) < state.files_size()) p.mutable_next()->set_file(state.files(static_cast<int>(i)));
   }
+  // The list finder's proposals (issue 14), when the store holds a model.
+  VERTEX_RETURN_IF_ERROR(AddListProposals(*store_, request.site(), options_.cluster.parse, &response));
   if (request.include_html()) {
     for (const v1::AnnotationTask& t : response.tasks()) {
       VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store_->GetSamplePage(request.site(), index_of[t.url()]));

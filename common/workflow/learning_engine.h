@@ -11,7 +11,10 @@
 //                       regexes, choose annotation samples (Algorithm 2),
 //                       with the site's settings over the engine's defaults
 //   GetAnnotationTasks  the next pages to annotate, with why; the settings
-//                       and the threshold the last clustering used
+//                       and the threshold the last clustering used; with
+//                       a list model in the store, the list finder's
+//                       proposals for multi-valued attributes
+//                       (list_proposals.h)
 //   Learn               annotations -> rule (stored as a new version),
 //                       diagnostics, a preview, the editor loop's verdict
 //   GetRule / ListRules / ExportRule / RollbackRule / DeleteSite
@@ -21,6 +24,11 @@
 //   RecordMonitorRun    store a monitoring run in the site's history
 //   LocatePages         which cluster each sample page is in (or attached
 //                       to, or none)
+//   TrainListModel      the list finder (lists/store_training.h) from the
+//                       store's (rule, snapshot) pairs, stored as the next
+//                       model version
+//   GetListModel / SuggestLists   a stored list model; the lists it finds
+//                       on a page
 //
 // Learn also chooses the cluster's bellwether pages (the annotated ones,
 // then structurally diverse members) and stores the rule's output on them
@@ -109,6 +117,10 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::RecordMonitorRunResponse> RecordMonitorRun(const v1::RecordMonitorRunRequest& request) override;
   absl::StatusOr<v1::LocatePagesResponse> LocatePages(const v1::LocatePagesRequest& request) override;
   absl::StatusOr<v1::LearnGazetteerResponse> LearnGazetteer(const v1::LearnGazetteerRequest& request) override;
+  // list_model_call.cc.
+  absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) override;
+  absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) override;
+  absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
 

@@ -1,8 +1,11 @@
 #include "common/workflow/simulated_editor.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "common/eval/score.h"
+#include "common/html/text.h"
 #include "common/learn/annotation.h"
 
 namespace vertex::workflow {
@@ -28,11 +31,31 @@ std::string FormOnPage(const std::string& value, const html::Page& page) {
   return forms[0];
 }
 
+// `values` in page order: by their resolved nodes' document order, then
+// their place in the node's text; unchanged when some value is not found.
+std::vector<std::string> InPageOrder(std::vector<std::string> values, const html::Page& page) {
+  const std::vector<learn::ResolvedAnnotation> r = learn::ResolveValues({{&page, values}});
+  if (r.empty() || !r[0].not_found.empty() || r[0].nodes.size() != values.size()) return values;
+  std::map<const void*, size_t> rank;
+  const html::Node root = page.root();
+  size_t n = 0;
+  for (html::Node node = root; node; node = node.NextInDocument(root)) rank[node.raw()] = n++;
+  std::vector<std::tuple<size_t, size_t, size_t>> keys;  // rank, offset in the text, index
+  for (size_t i = 0; i < values.size(); ++i) {
+    const size_t offset = html::FoldText(r[0].locations[i].text).find(html::FoldText(values[i]));
+    keys.emplace_back(rank[r[0].nodes[i].raw()], offset, i);
+  }
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::string> out;
+  for (const auto& key : keys) out.push_back(values[std::get<2>(key)]);
+  return out;
+}
+
 }  // namespace
 
 std::vector<learn::AttributeAnnotation> AnnotateFromTruth(const schema::CompiledSchema& schema,
                                                           const eval::GroundTruth& truth, const std::string& file,
-                                                          size_t page, const html::Page& parsed) {
+                                                          size_t page, const html::Page& parsed, size_t list_first) {
   std::vector<learn::AttributeAnnotation> out;
   auto it = truth.pages.find(eval::PageIdOfFile(file));
   if (it == truth.pages.end()) return out;
@@ -48,6 +71,11 @@ std::vector<learn::AttributeAnnotation> AnnotateFromTruth(const schema::Compiled
       if (form.empty()) continue;
       if (std::find(a.values.begin(), a.values.end(), form) == a.values.end()) a.values.push_back(std::move(form));
       if (!attr.multi_valued()) break;
+    }
+    if (list_first > 0 && attr.multi_valued() && a.values.size() > list_first) {
+      a.values = InPageOrder(std::move(a.values), parsed);
+      a.values.resize(list_first);
+      a.partial = true;
     }
     out.push_back(std::move(a));
   }
@@ -73,7 +101,7 @@ absl::StatusOr<SimulatedCluster> SimulateCluster(const schema::CompiledSchema& s
     absl::StatusOr<const html::Page*> parsed = pool.Page(page);
     if (!parsed.ok()) return parsed.status();
     std::vector<learn::AttributeAnnotation> mine =
-        AnnotateFromTruth(schema, truth, clustering.pages[page].file, page, **parsed);
+        AnnotateFromTruth(schema, truth, clustering.pages[page].file, page, **parsed, options.list_first);
     (mine.empty() ? out.unknown : out.annotated).push_back(page);
     annotations.insert(annotations.end(), mine.begin(), mine.end());
     next.reset();

@@ -4,7 +4,10 @@
 // loop is done or K pages are annotated. Annotating a page means, per schema
 // attribute with ground truth, giving its values as the page shows them (the
 // first of eval::EditorValueForms found in the page's text), or saying it is
-// absent when the ground truth says <NULL>.
+// absent when the ground truth says <NULL>. With "list first K"
+// (list_first > 0) a multi-valued attribute with more than K values is
+// annotated with its first K values in page order and `partial` (issue 14:
+// the editor types the start of a long list only).
 //
 // Used by `vertexctl eval-swde` and the quick start; the editor never sees
 // more than the pages it annotates.
@@ -24,6 +27,9 @@ namespace vertex::workflow {
 struct SimulatedEditorOptions {
   // K: pages annotated per cluster at most.
   size_t max_pages = 3;
+  // "List first K": multi-valued attributes get their first K values of a
+  // page, in page order, as a partial annotation; 0 = all values.
+  size_t list_first = 0;
   ClusterLearnOptions learn;
 };
 
@@ -39,10 +45,14 @@ struct SimulatedCluster {
 
 // The annotations of page `page` (an index into clustering.pages, parsed as
 // `parsed`) from the ground truth of its page id. Empty when the ground truth
-// does not know the page.
+// does not know the page. `list_first` > 0: a multi-valued attribute with
+// more values keeps its first `list_first` in page order (the order of their
+// nodes, as learn::ResolveValues finds them; the ground truth's order when
+// some is not found) and is marked partial.
 std::vector<learn::AttributeAnnotation> AnnotateFromTruth(const schema::CompiledSchema& schema,
                                                           const eval::GroundTruth& truth, const std::string& file,
-                                                          size_t page, const html::Page& parsed);
+                                                          size_t page, const html::Page& parsed,
+                                                          size_t list_first = 0);
 
 // Runs the simulated editor on every cluster of `clustering`.
 absl::StatusOr<std::vector<SimulatedCluster>> SimulateEditor(const schema::CompiledSchema& schema,

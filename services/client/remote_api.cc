@@ -182,6 +182,19 @@ class RemoteLearning final : public workflow::LearningApi {
     return Unary<v1::LearnGazetteerResponse>(settings_,
                                              [&](auto* c, auto* r) { return stub_->LearnGazetteer(c, request, r); });
   }
+  // Training parses every snapshot page of the store: the longer deadline.
+  absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) override {
+    return Unary<v1::TrainListModelResponse>(fetch_settings_,
+                                             [&](auto* c, auto* r) { return stub_->TrainListModel(c, request, r); });
+  }
+  absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) override {
+    return Unary<v1::GetListModelResponse>(settings_,
+                                           [&](auto* c, auto* r) { return stub_->GetListModel(c, request, r); });
+  }
+  absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) override {
+    return Unary<v1::SuggestListsResponse>(settings_,
+                                           [&](auto* c, auto* r) { return stub_->SuggestLists(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;

@@ -1,5 +1,7 @@
 #include "services/learning/learning_service.h"
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "services/server/handler.h"
 
 namespace vertex::server {
@@ -114,6 +116,26 @@ grpc::Status LearningServiceImpl::LearnGazetteer(grpc::ServerContext* context,
                                                  v1::LearnGazetteerResponse* response) {
   return Handle(*context, "LearnGazetteer", Ids(request->site()), true, token_,
                 [&] { return engine_->LearnGazetteer(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::TrainListModel(grpc::ServerContext* context,
+                                                 const v1::TrainListModelRequest* request,
+                                                 v1::TrainListModelResponse* response) {
+  const std::string ids = request->sites().empty() ? "sites=all" : "sites=" + absl::StrJoin(request->sites(), ",");
+  return Handle(*context, "TrainListModel", ids, true, token_, [&] { return engine_->TrainListModel(*request); },
+                response);
+}
+
+grpc::Status LearningServiceImpl::GetListModel(grpc::ServerContext* context, const v1::GetListModelRequest* request,
+                                               v1::GetListModelResponse* response) {
+  return Handle(*context, "GetListModel", absl::StrCat("version=", request->version()), false, token_,
+                [&] { return engine_->GetListModel(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::SuggestLists(grpc::ServerContext* context, const v1::SuggestListsRequest* request,
+                                               v1::SuggestListsResponse* response) {
+  return Handle(*context, "SuggestLists", "url=" + request->url(), false, token_,
+                [&] { return engine_->SuggestLists(*request); }, response);
 }
 
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,

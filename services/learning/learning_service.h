@@ -55,6 +55,12 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                            v1::LocatePagesResponse* response) override;
   grpc::Status LearnGazetteer(grpc::ServerContext* context, const v1::LearnGazetteerRequest* request,
                               v1::LearnGazetteerResponse* response) override;
+  grpc::Status TrainListModel(grpc::ServerContext* context, const v1::TrainListModelRequest* request,
+                              v1::TrainListModelResponse* response) override;
+  grpc::Status GetListModel(grpc::ServerContext* context, const v1::GetListModelRequest* request,
+                            v1::GetListModelResponse* response) override;
+  grpc::Status SuggestLists(grpc::ServerContext* context, const v1::SuggestListsRequest* request,
+                            v1::SuggestListsResponse* response) override;
   grpc::Status WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest* request,
                           grpc::ServerWriter<v1::StoreChange>* writer) override;
 

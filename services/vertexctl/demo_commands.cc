@@ -56,6 +56,8 @@ std::vector<FlagSpec> RunFlags() {
            {"site", "NAME", "with --pages: the site's name in the ground truth (e.g. booksamillion)"},
            {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"},
            {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"},
+           {"list-first", "K", "the simulated editor types only the first K values of a multi-valued attribute "
+                               "(features, ...) of a page, as a partial annotation (default 0: all values)"},
            {"listing-pages", "N", "pages of each generated result-list site (default 40; 0: no list sites)"}}) {
     flags.push_back(f);
   }
@@ -320,14 +322,8 @@ absl::StatusOr<Apis> OpenApis(const ParsedArgs& a) {
 // Runs one site's life through the APIs and prints its table.
 absl::Status RunSite(Apis& apis, const std::string& site, const schema::CompiledSchema& schema,
                      const std::vector<workflow::ClientPage>& pages, const std::string& truth_dir,
-                     const std::string& truth_site, size_t max_pages, bool no_rule_transfer) {
+                     const std::string& truth_site, const workflow::ApiRunOptions& options) {
   VERTEX_ASSIGN_OR_RETURN(eval::GroundTruth truth, eval::LoadGroundTruth(truth_dir, truth_site));
-  workflow::ApiRunOptions options;
-  options.max_pages = max_pages;
-  if (no_rule_transfer) {
-    options.settings.emplace();
-    options.settings->set_no_rule_transfer(true);
-  }
   VERTEX_ASSIGN_OR_RETURN(workflow::ApiRunReport report,
                           workflow::RunSiteThroughApi(*apis.learning, *apis.extraction, site, schema, pages, truth,
                                                       options));
@@ -390,6 +386,14 @@ absl::Status RunListingSite(Apis& apis, demo::ListingDomain domain, int pages, u
 absl::Status Demo(const ParsedArgs& a) {
   auto start = std::chrono::steady_clock::now();
   VERTEX_ASSIGN_OR_RETURN(int64_t max_pages, a.Int("max-pages", 3, 1, 20));
+  VERTEX_ASSIGN_OR_RETURN(int64_t list_first, a.Int("list-first", 0, 0, 1000));
+  workflow::ApiRunOptions options;
+  options.max_pages = static_cast<size_t>(max_pages);
+  options.list_first = static_cast<size_t>(list_first);
+  if (a.Has("no-rule-transfer")) {
+    options.settings.emplace();
+    options.settings->set_no_rule_transfer(true);
+  }
   VERTEX_ASSIGN_OR_RETURN(Apis apis, OpenApis(a));
   const std::string where = a.Has("server") ? "on the server at " + a.String("server", "") : "in process";
   if (a.Has("pages")) {
@@ -400,8 +404,7 @@ absl::Status Demo(const ParsedArgs& a) {
     VERTEX_ASSIGN_OR_RETURN(std::vector<workflow::ClientPage> pages,
                             workflow::ReadClientPages({a.String("pages", "")}, 8 << 20));
     std::printf("Read %zu pages of %s; running them %s\n", pages.size(), a.String("site", "").c_str(), where.c_str());
-    return RunSite(apis, a.String("site", ""), schema, pages, a.String("truth", ""), a.String("site", ""),
-                   static_cast<size_t>(max_pages), a.Has("no-rule-transfer"));
+    return RunSite(apis, a.String("site", ""), schema, pages, a.String("truth", ""), a.String("site", ""), options);
   }
   std::string dir;
   VERTEX_ASSIGN_OR_RETURN(std::vector<demo::GeneratedPage> generated, Generate(a, &dir));
@@ -412,8 +415,8 @@ absl::Status Demo(const ParsedArgs& a) {
     VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema,
                             schema::CompiledSchema::FromJson(demo::SchemaJson(vertical), vertical));
     const std::string truth = (std::filesystem::path(dir) / "groundtruth" / vertical).string();
-    VERTEX_RETURN_IF_ERROR(RunSite(apis, std::string("vertexdemo-") + vertical, schema, pages, truth, "vertexdemo",
-                                   static_cast<size_t>(max_pages), a.Has("no-rule-transfer")));
+    VERTEX_RETURN_IF_ERROR(
+        RunSite(apis, std::string("vertexdemo-") + vertical, schema, pages, truth, "vertexdemo", options));
   }
   VERTEX_ASSIGN_OR_RETURN(int64_t listing_pages, a.Int("listing-pages", 40, 0, 10000));
   if (listing_pages > 0) {

@@ -30,6 +30,8 @@ std::vector<FlagSpec> EvalFlags() {
       {"site", "NAME", "the site's name in the ground-truth file names, e.g. booksamillion"},
       {"schema", "FILE", "the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
       {"max-k", "K", "pages annotated per cluster at most (default 3)"},
+      {"list-first", "K", "the simulated editor gives only the first K values of a multi-valued attribute of a "
+                          "page, as a partial annotation (default 0: all values)"},
       {"unannotated", "N", "unannotated sample pages rule learning looks at (default 20)"},
       {"show-errors", "N", "list up to N wrong or missed values per attribute (default 0)"},
       {"store", "DIR",
@@ -250,7 +252,9 @@ absl::Status Evaluate(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(int64_t k, a.Int("max-k", 3, 1, 1000));
   VERTEX_ASSIGN_OR_RETURN(int64_t unannotated, a.Int("unannotated", 20, 0, 10000));
   VERTEX_ASSIGN_OR_RETURN(int64_t show, a.Int("show-errors", 0, 0, 1000000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t list_first, a.Int("list-first", 0, 0, 1000));
   editor.max_pages = static_cast<size_t>(k);
+  editor.list_first = static_cast<size_t>(list_first);
   editor.learn.unannotated_pages = static_cast<size_t>(unannotated);
   EvalRun run;
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths({a.String("pages", "")}));

@@ -1,12 +1,15 @@
 // vertexctl site register | add-pages | delete, and vertexctl tasks: a
 // site's registration and sample, offline or online (backend.h).
+#include <cstdio>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
+#include "common/util/file.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/api_editor.h"
+#include "common/workflow/list_proposals.h"
 #include "services/vertexctl/backend.h"
 #include "services/vertexctl/commands.h"
 
@@ -119,6 +122,7 @@ std::vector<FlagSpec> TasksFlags() {
       {"site", "NAME", "the site"},
       {"cluster", "ID", "only this cluster (default: every cluster that needs annotation)"},
       {"max-pages", "N", "pages per cluster, at most (default 3)"},
+      {"proposals-out", "FILE", "write the list finder's proposals as annotation lines (JSONL) to FILE"},
   };
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
@@ -136,6 +140,13 @@ constexpr char kTasksUsage[] =
     "\"settings\":{\"prune_threshold\",\"sample_rate\",\"no_rule_transfer\"},\"prune_threshold\" (the\n"
     "threshold the last clustering applied),\"sample_pages\",\"unassigned_pages\"}). A sample\n"
     "clustered into no cluster is an error saying so (with the threshold).\n"
+    "\n"
+    "When the store holds a list model (vertexctl list-model), a task's \"proposed\" lists the list\n"
+    "finder's proposals for the schema's multi-valued attributes on its page: {\"attribute\",\n"
+    "\"values\", \"xpaths\", \"urls\" (hot-lists), \"score\", \"reason\", \"model_version\"}.\n"
+    "--proposals-out FILE writes them as annotation lines vertexctl learn reads, each after a\n"
+    "'#' line saying why: keep a line to accept the proposal, edit it (delete wrong values; add\n"
+    "\"partial\": true when the values kept are the first K of a longer list), or delete it.\n"
     "\n";
 
 absl::Status Tasks(const ParsedArgs& a) {
@@ -148,6 +159,14 @@ absl::Status Tasks(const ParsedArgs& a) {
   request.set_max_pages(static_cast<uint32_t>(max_pages));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, StoreMode::kMustExist, {}));
   VERTEX_ASSIGN_OR_RETURN(v1::GetAnnotationTasksResponse response, backend->GetAnnotationTasks(request));
+  if (a.Has("proposals-out")) {
+    const std::string path = a.String("proposals-out", "");
+    if (path.empty()) return absl::InvalidArgumentError("--proposals-out needs a FILE");
+    VERTEX_RETURN_IF_ERROR(util::WriteFile(path, workflow::ProposalAnnotationLines(response)));
+    size_t proposals = 0;
+    for (const v1::AnnotationTask& t : response.tasks()) proposals += static_cast<size_t>(t.proposed_size());
+    std::fprintf(stderr, "wrote %zu proposal(s) to %s\n", proposals, path.c_str());
+  }
   return PrintJson(response);
 }
 

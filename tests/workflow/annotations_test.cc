@@ -53,4 +53,44 @@ TEST(ParseAnnotations, RejectsNamingFileAndLine) {
 }
 
 }  // namespace
+TEST(ParseAnnotations, PartialListOverSeveralLines) {
+  const std::string text =
+      "{\"file\": \"1.htm\", \"attribute\": \"feature\", \"value\": \"A\", \"partial\": true}\n"
+      "{\"file\": \"1.htm\", \"attribute\": \"feature\", \"values\": [\"B\", \"C\"], \"partial\": true}\n"
+      "{\"file\": \"2.htm\", \"attribute\": \"feature\", \"values\": [\"D\"]}\n";
+  absl::StatusOr<std::vector<SourcedAnnotation>> a = ParseAnnotations(text, "ann.jsonl");
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->size(), 2u);
+  EXPECT_TRUE((*a)[0].annotation.partial());
+  EXPECT_THAT((*a)[0].annotation.values(), testing::ElementsAre("A", "B", "C"));
+  EXPECT_FALSE((*a)[1].annotation.partial());
+}
+
+TEST(ParseAnnotations, RejectsPartialWithoutValuesOrMixedOverLines) {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"{\"file\": \"a\", \"attribute\": \"f\", \"xpath\": \"//li\", \"partial\": true}",
+       "ann.jsonl:1: \"partial\" (the first values of a list) needs"},
+      {"{\"file\": \"a\", \"attribute\": \"f\", \"absent\": true, \"partial\": true}",
+       "ann.jsonl:1: \"partial\" (the first values of a list) needs"},
+      {"{\"file\": \"a\", \"attribute\": \"f\", \"value\": \"x\", \"record\": 1, \"partial\": true}",
+       "ann.jsonl:1: \"partial\" is not supported on record-level"},
+      {"{\"file\": \"a\", \"attribute\": \"f\", \"value\": \"x\", \"partial\": true}\n"
+       "{\"file\": \"a\", \"attribute\": \"f\", \"value\": \"y\"}",
+       "ann.jsonl:2: attribute \"f\" of this page is annotated on line 1 with \"partial\""},
+      {"{\"file\": \"a\", \"attribute\": \"f\", \"value\": \"x\"}\n"
+       "{\"file\": \"a\", \"attribute\": \"f\", \"value\": \"y\", \"partial\": true}",
+       "ann.jsonl:2: attribute \"f\" of this page is annotated on line 1 without \"partial\""},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<std::vector<SourcedAnnotation>> a = ParseAnnotations(c.text, "ann.jsonl");
+    ASSERT_FALSE(a.ok()) << c.text;
+    EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(a.status().message()), testing::HasSubstr(c.message)) << c.text;
+  }
+}
+
 }  // namespace vertex::workflow

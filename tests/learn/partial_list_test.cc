@@ -1,0 +1,178 @@
+// Partial list labels (issue 14, deliverable 5): an annotation giving the
+// first K values of a page's list, with `partial`, judges only the nodes up
+// to the K-th value's; the unlabelled rest of the list is neither right nor
+// wrong. Generated pages: a navigation list before the feature list (a
+// negative before the labelled values), the feature list (25-35 items; 30 on
+// page 0) and related-product tiles after it. The learnt rule must give every
+// feature of the other pages; the same K values without `partial` must not.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/extract/compiled_rule.h"
+#include "common/html/page.h"
+#include "common/learn/rule_learner.h"
+#include "common/schema/schema.h"
+#include "common/util/random.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace vertex::learn {
+namespace {
+
+constexpr char kSchemaJson[] = R"({"vertical": "product", "attributes": [
+  {"name": "title"},
+  {"name": "feature", "multi_valued": true}]})";
+
+const schema::CompiledSchema& Schema() {
+  static const schema::CompiledSchema* schema =
+      new schema::CompiledSchema(schema::CompiledSchema::FromJson(kSchemaJson, "partial test").value());
+  return *schema;
+}
+
+const std::vector<std::string> kWords = {"steel", "oak",   "linen", "quartz", "amber",  "cobalt",
+                                         "slate", "maple", "wool",  "copper", "canvas", "granite"};
+
+struct Site {
+  std::vector<html::Page> pages;
+  std::vector<std::string> titles;
+  std::vector<std::vector<std::string>> features;  // in page order
+};
+
+Site MakeSite(int n, uint64_t seed) {
+  util::Rng rng(seed);
+  html::Parser parser;
+  Site site;
+  for (int i = 0; i < n; ++i) {
+    const int items = i == 0 ? 30 : static_cast<int>(rng.Range(25, 35));
+    std::string nav, list, tiles;
+    for (int k = 0; k < 5; ++k) nav += absl::StrCat("<li>", kWords[rng.Uniform(kWords.size())], " dept ", k, "</li>");
+    std::vector<std::string> features;
+    for (int k = 0; k < items; ++k) {
+      features.push_back(absl::StrCat(kWords[rng.Uniform(kWords.size())], " finish ", i, "-", k));
+      list += "<li>" + features.back() + "</li>";
+    }
+    for (int k = 0; k < 4; ++k) tiles += absl::StrCat("<div class=tile>", kWords[rng.Uniform(kWords.size())], " kit ", i, "-", k, "</div>");
+    const std::string title = absl::StrCat(kWords[rng.Uniform(kWords.size())], " chair ", i);
+    const std::string html = absl::StrCat("<html><body><ul class=nav>", nav, "</ul><h1>", title,
+                                          "</h1><h3>Features</h3><ul class=features>", list,
+                                          "</ul><div class=related>", tiles, "</div></body></html>");
+    site.pages.push_back(parser.Parse(html, absl::StrCat("http://shop.test/p/", i)).value());
+    site.titles.push_back(title);
+    site.features.push_back(std::move(features));
+  }
+  return site;
+}
+
+std::vector<const html::Page*> Pointers(const Site& site) {
+  std::vector<const html::Page*> out;
+  for (const html::Page& p : site.pages) out.push_back(&p);
+  return out;
+}
+
+AttributeAnnotation FirstFeatures(const Site& site, size_t page, size_t k, bool partial) {
+  AttributeAnnotation a;
+  a.page = page;
+  a.attribute = "feature";
+  a.values.assign(site.features[page].begin(), site.features[page].begin() + static_cast<std::ptrdiff_t>(k));
+  a.partial = partial;
+  return a;
+}
+
+std::vector<std::string> Extract(const v1::Rule& rule, const html::Page& page) {
+  absl::StatusOr<extract::CompiledRule> compiled = extract::CompiledRule::Create(rule, Schema());
+  if (!compiled.ok()) return {"<no rule>"};
+  absl::StatusOr<std::vector<extract::AttributeResult>> r = compiled->Apply(page);
+  return r.ok() ? (*r)[Schema().Find("feature")].values : std::vector<std::string>{"<error>"};
+}
+
+// Pages 1.. where the rule gives exactly the page's features.
+size_t PagesRight(const Site& site, const v1::Rule& rule) {
+  size_t right = 0;
+  for (size_t p = 1; p < site.pages.size(); ++p) right += Extract(rule, site.pages[p]) == site.features[p];
+  return right;
+}
+
+std::string Message(const RuleLearnResult& r) {
+  for (const AttributeDiagnostic& d : r.diagnostics) {
+    if (d.attribute == "feature") return absl::StrCat(DiagnosticCodeName(d.code), ": ", d.message);
+  }
+  return "no diagnostic";
+}
+
+TEST(PartialListTest, FirstThreeWithPartialLearnTheWholeList) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    SCOPED_TRACE(seed);
+    const Site site = MakeSite(12, seed);
+    absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {FirstFeatures(site, 0, 3, true)}});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(PagesRight(site, r->rule), site.pages.size() - 1) << Message(*r);
+    // The annotated page too: all 30, not the 3 typed.
+    EXPECT_EQ(Extract(r->rule, site.pages[0]).size(), 30u) << Message(*r);
+  }
+}
+
+TEST(PartialListTest, TheSameThreeWithoutPartialDoNot) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    SCOPED_TRACE(seed);
+    const Site site = MakeSite(12, seed);
+    absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {FirstFeatures(site, 0, 3, false)}});
+    ASSERT_TRUE(r.ok()) << r.status();
+    // The 27 unlabelled items are negatives: no rule, or one that does not
+    // give the whole list.
+    EXPECT_EQ(PagesRight(site, r->rule), 0u) << Message(*r);
+  }
+}
+
+TEST(PartialListTest, AnUnlabelledNodeBeforeTheLastLabelledOneIsWrong) {
+  const Site site = MakeSite(12, 7);
+  // Values 1, 2 and 4: item 3 comes before the last labelled one, so the
+  // list rule is imprecise; it must not be learnt as if 3 were a value.
+  AttributeAnnotation a = FirstFeatures(site, 0, 4, true);
+  a.values.erase(a.values.begin() + 2);
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(PagesRight(site, r->rule), 0u) << Message(*r);
+}
+
+TEST(PartialListTest, ValuesOutOfPageOrderAreRefusedNamingPageAndAttribute) {
+  const Site site = MakeSite(4, 7);
+  AttributeAnnotation a = FirstFeatures(site, 2, 3, true);
+  std::swap(a.values[0], a.values[2]);
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("\"feature\" on http://shop.test/p/2"));
+  EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("not in page order"));
+  // Without partial the order does not matter.
+  a.partial = false;
+  EXPECT_TRUE(LearnRule(Schema(), {Pointers(site), {a}}).ok());
+}
+
+TEST(PartialListTest, PartialOnASingleValuedAttributeIsRefused) {
+  const Site site = MakeSite(4, 7);
+  AttributeAnnotation a;
+  a.page = 0;
+  a.attribute = "title";
+  a.values = {site.titles[0]};
+  a.partial = true;
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("multi-valued attributes only"));
+}
+
+TEST(PartialListTest, PartialNeedsValues) {
+  const Site site = MakeSite(4, 7);
+  AttributeAnnotation a;
+  a.page = 0;
+  a.attribute = "feature";
+  a.xpath = "//ul[@class='features']/li";
+  a.partial = true;
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("needs values"));
+}
+
+}  // namespace
+}  // namespace vertex::learn
