@@ -33,9 +33,11 @@ namespace vertex::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: vertexctl discover-links (--store DIR [--model-version N] | --truth FILE --train-from-truth K)\n"
-    "                                [--known FILE] [--other-hosts] [--json]\n"
-    "                                [--site SITE --add [--store DIR | --server HOST:PORT]] PAGE_DIR_OR_FILE...\n"
+    "usage: vertexctl discover-links (--store DIR | --server HOST:PORT) [--model-version N]\n"
+    "                                [--known FILE] [--other-hosts] [--json] [--site SITE --add]\n"
+    "                                PAGE_DIR_OR_FILE...\n"
+    "       vertexctl discover-links --truth FILE --train-from-truth K [--store DIR | --server HOST:PORT]\n"
+    "                                [...as above] PAGE_DIR_OR_FILE...\n"
     "\n"
     "Finds the detail-page URLs the list model's hot-lists give on the given category pages\n"
     "(files; a <base href=\"URL\"> first line gives a file's URL, as for site add-pages). The\n"
@@ -44,9 +46,8 @@ constexpr char kUsage[] =
     "pages with links that differ from page to page is content; one whose links repeat is\n"
     "navigation. Links are resolved, fragments dropped, on the pages' hosts only unless\n"
     "--other-hosts; the pages themselves and the URLs of --known (one per line) left out.\n"
-    "The model is the store's latest (or --model-version), or learnt from list truth (below).\n"
-    "Over --server the model cannot be read yet (this client lacks GetListModel): give\n"
-    "--train-from-truth, and --add sends the pages to the server.\n"
+    "The model is the latest stored one (or --model-version; GetListModel, offline or over\n"
+    "--server; vertexctl list-model train stores one), or learnt from list truth (below).\n"
     "\n"
     "Output: one line per URL, \"URL<TAB>TEXT<TAB>FROM_PAGE\"; with --json one object\n"
     "{\"links\":[{\"url\",\"text\",\"from_page\",\"score\",\"structure\"}],\"structures\":[{\"structure\",\n"
@@ -202,19 +203,14 @@ absl::StatusOr<std::set<std::string>> ReadKnown(const ParsedArgs& a) {
   return known;
 }
 
-// The list model: offline the store's; online the GetListModel RPC.
-absl::StatusOr<v1::ListModel> LoadModel(const ParsedArgs& a, const Backend<workflow::LearningApi>& backend) {
+// The list model: GetListModel, offline (the engine reads the store) and
+// online alike.
+absl::StatusOr<v1::ListModel> LoadModel(const ParsedArgs& a, workflow::LearningApi& api) {
   VERTEX_ASSIGN_OR_RETURN(int64_t version, a.Int("model-version", 0, 0, INT64_MAX));
-  if (backend.store == nullptr) {
-    return absl::UnimplementedError(
-        "discover-links over --server needs the GetListModel RPC, which this build's client lacks; use --store");
-  }
-  absl::StatusOr<v1::ListModel> model = backend.store->GetListModel(version);
-  if (absl::IsNotFound(model.status())) {
-    return absl::NotFoundError(absl::StrCat("no list model", version ? absl::StrCat(" of version ", version) : "",
-                                            " in the store (train one with vertexctl list-model train)"));
-  }
-  return model;
+  v1::GetListModelRequest request;
+  request.set_version(version);
+  VERTEX_ASSIGN_OR_RETURN(v1::GetListModelResponse response, api.GetListModel(request));
+  return std::move(*response.mutable_model());
 }
 
 // What --add did.
@@ -342,7 +338,7 @@ absl::Status DiscoverLinksCommand(const ParsedArgs& a) {
   }
   VERTEX_ASSIGN_OR_RETURN(const v1::ListModel model, a.Has("train-from-truth")
                                                          ? TrainFromTruth(static_cast<size_t>(train_k), in, truth)
-                                                         : LoadModel(a, backend));
+                                                         : LoadModel(a, *backend.api));
   VERTEX_ASSIGN_OR_RETURN(const lists::Discovery discovery, Discover(model, options, truth, in));
   const std::optional<LinkScore> score =
       a.Has("truth") ? std::optional<LinkScore>(ScoreLinks(discovery, in, truth, options.known)) : std::nullopt;

@@ -1,7 +1,9 @@
 // vertexctl discover-links --add online (--server, an in-process learning
 // service) and offline (--store) must agree: the same links, the same pages
 // added to the site's sample. The model is learnt from list truth
-// (--train-from-truth), since the client cannot read a stored model yet.
+// (--train-from-truth), or read from the store (GetListModel) after the test
+// put the same model into both stores.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -10,6 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "common/demo/site_generator.h"
 #include "common/eval/list_truth.h"
+#include "common/html/page.h"
+#include "common/lists/list_finder.h"
+#include "common/lists/truth_labels.h"
+#include "common/store/rule_store.h"
 #include "common/util/file.h"
 #include "common/util/json_reader.h"
 #include "gtest/gtest.h"
@@ -64,10 +70,12 @@ TEST(DiscoverLinksOnlineTest, AddOnlineAndOfflineAgree) {
   o.review_pages = 0;
   o.store_pages = 0;
   std::vector<eval::ListTruthPage> truth;
-  for (const demo::GeneratedPage& p : demo::GenerateSite(o)) {
+  std::vector<demo::GeneratedPage> category;
+  for (demo::GeneratedPage& p : demo::GenerateSite(o)) {
     if (p.template_name == "product" && product_html.empty()) product_html = p.html;
     if (p.template_name != "category") continue;
     truth.push_back(p.list_truth);
+    category.push_back(p);
     ASSERT_TRUE(util::WriteFile(dir + "/pages/" + p.file_name, absl::StrCat("<base href=\"", p.url, "\"/>\n", p.html)).ok());
   }
   ASSERT_TRUE(eval::WriteListTruth(truth, dir + "/truth.jsonl").ok());
@@ -85,6 +93,30 @@ TEST(DiscoverLinksOnlineTest, AddOnlineAndOfflineAgree) {
   EXPECT_EQ(LinksAndAdded(online.out), LinksAndAdded(offline.out));
   EXPECT_NE(LinksAndAdded(online.out).find("| added "), std::string::npos);
   EXPECT_EQ(LinksAndAdded(online.out).find("| added 0,"), std::string::npos) << online.out;
+
+  // A stored model, read with GetListModel offline and online: the same links.
+  html::Parser parser;
+  std::vector<html::Page> pages;
+  std::vector<lists::LabelledPage> labelled;
+  for (size_t i = 0; i < 3; ++i) pages.push_back(parser.Parse(category[i].html, category[i].url).value());
+  for (size_t i = 0; i < 3; ++i) labelled.push_back(lists::LabelledPageFromTruth(truth[i], pages[i]).value());
+  const v1::ListModel model = lists::TrainListModel(labelled).value();
+  ASSERT_TRUE(server->engines().store->PutListModel(model).ok());
+  {
+    absl::StatusOr<std::unique_ptr<store::RuleStore>> store = store::OpenRocksDbStore(dir + "/store");
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE((*store)->PutListModel(model).ok());
+  }
+  const VertexctlResult stored_online = Vertexctl("discover-links --server " + server->address() + " " + dir + "/pages");
+  ASSERT_EQ(stored_online.exit_code, 0) << stored_online.err;
+  const VertexctlResult stored_offline = Vertexctl("discover-links --store " + dir + "/store " + dir + "/pages");
+  ASSERT_EQ(stored_offline.exit_code, 0) << stored_offline.err;
+  EXPECT_EQ(stored_online.out, stored_offline.out);
+  EXPECT_GT(std::count(stored_online.out.begin(), stored_online.out.end(), '\n'), 10);
+  const VertexctlResult missing =
+      Vertexctl("discover-links --model-version 9 --server " + server->address() + " " + dir + "/pages");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("version 9"), std::string::npos) << missing.err;
   std::filesystem::remove_all(dir);
 }
 
