@@ -46,6 +46,12 @@ struct Target {
   size_t shared = 0;
   size_t predicted = 0;
   size_t expected = 0;
+  // Tiles: pages whose best suggestion is a hot-list whose URLs are exactly
+  // the records' links.
+  size_t links_exact = 0;
+  // Pages whose best match is the first suggestion, and suggestions seen.
+  size_t first = 0;
+  size_t suggestions = 0;
   void Add(const std::vector<std::string>& got, const std::vector<std::string>& truth) {
     const std::set<std::string> g(got.begin(), got.end());
     size_t n = 0;
@@ -61,6 +67,8 @@ struct Target {
   // records is scored (its items matching none count against precision).
   void AddRecords(const v1::SuggestListsResponse& r, const std::vector<const eval::TruthRecord*>& records) {
     size_t best_records = 0, best_items = 0, best_size = 0;
+    bool best_links = false;
+    int best_rank = -1;
     for (const v1::ListSuggestion& s : r.lists()) {
       std::set<size_t> matched_records;
       size_t matched_items = 0;
@@ -77,6 +85,10 @@ struct Target {
       }
       if (matched_records.size() > best_records) {
         best_records = matched_records.size(), best_items = matched_items, best_size = s.texts_size();
+        std::set<std::string> urls(s.urls().begin(), s.urls().end()), want;
+        for (const eval::TruthRecord* rec : records) want.insert(rec->link);
+        best_links = s.kind() == v1::ListSuggestion::HOTLIST && urls == want;
+        best_rank = static_cast<int>(&s - &r.lists(0));
       }
     }
     ++pages;
@@ -84,19 +96,24 @@ struct Target {
     predicted += best_size;
     expected += records.size();
     exact += best_records == records.size() && best_items == best_size;
-    (void)best_items;
+    links_exact += best_links;
+    first += best_rank == 0;
+    suggestions += r.lists_size();
   }
   void Print() const {
     // P over the pages with a matching suggestion ("-" when none had one).
     const std::string p = predicted ? std::to_string(double(shared) / predicted).substr(0, 5) : "-";
     std::printf("  %-15s %4zu pages: P %s R %.3f, exact on %zu (%.1f%%)\n", name, pages, p.c_str(),
                 expected ? double(shared) / expected : 1.0, exact, pages ? 100.0 * exact / pages : 0.0);
+    std::printf("  %-15s best match ranked first on %zu pages; %.1f suggestions per page\n", "", first,
+                pages ? double(suggestions) / pages : 0.0);
+    if (links_exact > 0) std::printf("  %-15s a hot-list with exactly the records' links on %zu pages\n", "", links_exact);
   }
 };
 
 // The items (texts, or URLs) of the suggestion sharing most with `truth`.
 std::vector<std::string> BestMatch(const v1::SuggestListsResponse& r, const std::vector<std::string>& truth,
-                                   bool urls) {
+                                   bool urls, int* rank) {
   const std::set<std::string> t(truth.begin(), truth.end());
   std::vector<std::string> best;
   size_t best_shared = 0;
@@ -105,7 +122,7 @@ std::vector<std::string> BestMatch(const v1::SuggestListsResponse& r, const std:
                                    urls ? s.urls().end() : s.texts().end());
     size_t n = 0;
     for (const std::string& i : std::set<std::string>(items.begin(), items.end())) n += t.count(i);
-    if (n > best_shared) best_shared = n, best = items;
+    if (n > best_shared) best_shared = n, best = items, *rank = static_cast<int>(&s - &r.lists(0));
   }
   return best;
 }
@@ -129,7 +146,11 @@ void Evaluate(workflow::LearningEngine& engine, const std::vector<demo::Generate
     }
     for (Target* t : {&features, &designers}) {
       auto it = p.truth.find(t->name);
-      if (it != p.truth.end() && it->second.size() >= 2) t->Add(BestMatch(*r, it->second, false), it->second);
+      if (it == p.truth.end() || it->second.size() < 2) continue;
+      int rank = -1;
+      t->Add(BestMatch(*r, it->second, false, &rank), it->second);
+      t->first += rank == 0;
+      t->suggestions += r->lists_size();
     }
     std::vector<const eval::TruthRecord*> records;
     for (const eval::TruthArea& a : p.list_truth.areas) {

@@ -38,6 +38,11 @@ void AddSite(store::RuleStore* store, const std::string& site, bool record_level
   a->set_multi_valued(!record_level);
   a->set_pivot(record_level);
   a->set_mandatory(record_level);
+  if (record_level) {
+    v1::AttributeSchema* link = record.mutable_schema()->add_attributes();
+    link->set_name("link");
+    link->set_type("url");
+  }
   ASSERT_TRUE(store->PutSite(record).ok());
   v1::ClusterRecord cluster;
   cluster.set_cluster_id("c");
@@ -101,6 +106,27 @@ TEST(StoreTrainingTest, LabelsItemsAnchorsAndRecordsAndReportsSkips) {
   EXPECT_THAT(report, HasSubstr("skipped 1 x duplicated snapshot pages (first: links/c http://l/dup)"));
   EXPECT_THAT(report, HasSubstr("skipped 1 x snapshot pages that do not parse (first: links/c http://l/empty"));
   EXPECT_THAT(report, HasSubstr("lists whose values sit in < 2 elements on a page (first: links/c http://l/one"));
+}
+
+TEST(StoreTrainingTest, RecordLinksMakeAHotList) {
+  std::unique_ptr<store::RuleStore> store = store::NewInMemoryStore();
+  v1::Rule records;
+  records.mutable_record()->set_record_xpath("//ul/li");
+  records.mutable_record()->set_record_length(1);
+  v1::AttributeRule* link = records.mutable_record()->add_attributes();
+  link->set_attribute("link");
+  link->set_method(v1::AttributeRule::XPATH);
+  link->set_xpath("a");
+  link->set_value_attribute("href");
+  AddSite(store.get(), "recs", true, records, {Snapshot("http://r/1", kLinks), Snapshot("http://r/2", kPlain)});
+  absl::StatusOr<StoreTrainingSet> set = CollectStoreTraining(*store, {});
+  ASSERT_TRUE(set.ok()) << set.status();
+  ASSERT_EQ(set->pages.size(), 2u) << absl::StrJoin(set->report, "\n");
+  EXPECT_THAT(Paths(set->pages[0]),
+              UnorderedElementsAre("/html[1]/body[1]/ul[1]/li[1]", "/html[1]/body[1]/ul[1]/li[2]",
+                                   "/html[1]/body[1]/ul[1]/li[1]/a[1]", "/html[1]/body[1]/ul[1]/li[2]/a[1]"));
+  // No links: the starts alone.
+  EXPECT_EQ(set->pages[1].positives.size(), 3u);
 }
 
 TEST(StoreTrainingTest, SitesFilterAndTraining) {
