@@ -14,6 +14,18 @@
 // truth most is scored: precision = shared / its items, recall = shared /
 // truth items; micro-averaged over pages, and the pages it is exact on.
 //
+// Then a record-level result-list site (AMBER's rules, no editor) is added
+// to the store and the model trained and scored again.
+//
+// Measured (2026-11-27, default sizes, 1100 pages a shop): the shop's store
+// gives 1 rule (the product cluster's), 34 snapshot pages, 23,511 nodes,
+// 220 positives; tree 17 nodes, depth 8; ~1.1 s to collect, train and
+// store. Held out: features P 1.000 R 0.998 (599 of 600 pages exact),
+// designers 0 (out of class), category tiles 0 (never seen). With the
+// listing site's 3 record rules too (63 pages, 478 positives, tree 55
+// nodes, depth 19-20): features 600/600 exact, tiles 250/250 exact (as the
+// tiles' titles: a list; a hot-list with their links on 4 pages).
+//
 // usage: list_model_store_bench [products categories reviews stores]
 #include <algorithm>
 #include <chrono>
