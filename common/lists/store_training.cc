@@ -97,6 +97,28 @@ absl::StatusOr<std::vector<html::Node>> ListNodes(const html::Page& page, const 
   return items;
 }
 
+// The links of the records (a hot-list): per record start, the first
+// element with an href that an attribute read from href selects (relative
+// to the start). Empty unless at least 2 records have one.
+absl::StatusOr<std::vector<html::Node>> RecordLinks(const html::Page& page, const v1::Rule& rule,
+                                                    const std::vector<html::Node>& starts) {
+  std::vector<html::Node> links;
+  for (const v1::AttributeRule& attribute : rule.record().attributes()) {
+    if (attribute.value_attribute() != "href") continue;
+    VERTEX_ASSIGN_OR_RETURN(html::XPath xpath, html::XPath::Compile(attribute.xpath()));
+    for (html::Node start : starts) {
+      VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> selected, xpath.Select(page, start));
+      for (html::Node n : selected) {
+        if (!n.is_element() || n.attribute("href").empty()) continue;
+        if (std::find(links.begin(), links.end(), n) == links.end()) links.push_back(n);
+        break;
+      }
+    }
+  }
+  if (links.size() < 2) links.clear();
+  return links;
+}
+
 // The record starts (elements) of a record-level rule.
 absl::StatusOr<std::vector<html::Node>> RecordStarts(const html::Page& page, const v1::Rule& rule) {
   VERTEX_ASSIGN_OR_RETURN(html::XPath xpath, html::XPath::Compile(rule.record().record_xpath()));
@@ -119,6 +141,8 @@ absl::StatusOr<std::vector<html::Node>> Positives(const html::Page& page, const 
   if (rule.has_record()) {
     VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> starts, RecordStarts(page, rule));
     if (starts.empty()) skip("record rules selecting < 2 records on a page", name);
+    VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> links, RecordLinks(page, rule, starts));
+    starts.insert(starts.end(), links.begin(), links.end());
     return starts;
   }
   const schema::CompiledSchema& schema = compiled.schema();

@@ -16,7 +16,10 @@
 //                           with an href, the list is a hot-list and those
 //                           anchors are positive too.
 //   record-level rule       the record starts its record XPath selects (the
-//                           records' item elements).
+//                           records' item elements), and, when at least 2
+//                           records have one, each record's link (the first
+//                           element with an href that an attribute read
+//                           from href selects): a hot-list.
 // A page's positives are the union over the rule's lists; the whole page is
 // labelled (labelled_until unset).
 //

@@ -94,6 +94,16 @@ const Fixture& Shop() {
   return *fixture;
 }
 
+// Removes the fixture's store and page after the tests.
+class Cleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    fs::remove_all(TempPath("list_model_cli_store"));
+    fs::remove(TempPath("list_model_cli_page") + ".html");
+  }
+};
+::testing::Environment* const kCleanup = ::testing::AddGlobalTestEnvironment(new Cleanup);
+
 google::protobuf::Struct ParseJson(const std::string& json) {
   google::protobuf::Struct s;
   EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(json, &s).ok()) << json.substr(0, 300);
