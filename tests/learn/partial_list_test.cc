@@ -1,9 +1,12 @@
 // Partial list labels (issue 14, deliverable 5): an annotation giving the
 // first K values of a page's list, with `partial`, judges only the nodes up
 // to the K-th value's; the unlabelled rest of the list is neither right nor
-// wrong. Generated pages: a navigation list before the feature list (a
-// negative before the labelled values), the feature list (25-35 items; 30 on
-// page 0) and related-product tiles after it. The learnt rule must give every
+// wrong. Generated pages: navigation links and the title before the feature
+// list (negatives before the labelled values), the feature list (25-35 items; 30 on
+// page 0), then a specification list of the same markup (the list must not
+// run on into it: the learner prefers rules that stay in the labelled values'
+// container; a bare <li> rule is precise on the judged nodes and nearer)
+// and related-product tiles. The learnt rule must give every
 // feature of the other pages; the same K values without `partial` must not.
 #include <string>
 #include <vector>
@@ -45,17 +48,19 @@ Site MakeSite(int n, uint64_t seed) {
   Site site;
   for (int i = 0; i < n; ++i) {
     const int items = i == 0 ? 30 : static_cast<int>(rng.Range(25, 35));
-    std::string nav, list, tiles;
-    for (int k = 0; k < 5; ++k) nav += absl::StrCat("<li>", kWords[rng.Uniform(kWords.size())], " dept ", k, "</li>");
+    std::string nav, list, specs, tiles;
+    for (int k = 0; k < 5; ++k) nav += absl::StrCat("<a href=/d/", k, ">", kWords[rng.Uniform(kWords.size())], " dept</a> ");
     std::vector<std::string> features;
     for (int k = 0; k < items; ++k) {
       features.push_back(absl::StrCat(kWords[rng.Uniform(kWords.size())], " finish ", i, "-", k));
       list += "<li>" + features.back() + "</li>";
     }
+    for (int k = 0; k < 4; ++k) specs += absl::StrCat("<li>", kWords[rng.Uniform(kWords.size())], " spec ", i, "-", k, "</li>");
     for (int k = 0; k < 4; ++k) tiles += absl::StrCat("<div class=tile>", kWords[rng.Uniform(kWords.size())], " kit ", i, "-", k, "</div>");
     const std::string title = absl::StrCat(kWords[rng.Uniform(kWords.size())], " chair ", i);
-    const std::string html = absl::StrCat("<html><body><ul class=nav>", nav, "</ul><h1>", title,
+    const std::string html = absl::StrCat("<html><body><div class=nav>", nav, "</div><h1>", title,
                                           "</h1><h3>Features</h3><ul class=features>", list,
+                                          "</ul><h3>Specifications</h3><ul class=specs>", specs,
                                           "</ul><div class=related>", tiles, "</div></body></html>");
     site.pages.push_back(parser.Parse(html, absl::StrCat("http://shop.test/p/", i)).value());
     site.titles.push_back(title);
