@@ -466,7 +466,7 @@ std::vector<ListExample> SiteLists(const AttributeContext& c, const Positives& p
 // Whether each value site may go on past its values (ValueSite::open_end).
 std::vector<bool> OpenEnds(const Positives& pos) {
   std::vector<bool> out;
-  for (const ValueSite& site : pos.sites) out.push_back(site.open_end && site.values.size() > 1);
+  for (const ValueSite& site : pos.sites) out.push_back(site.open_end);
   return out;
 }
 

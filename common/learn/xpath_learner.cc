@@ -447,6 +447,9 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     for (size_t i = u.page_begin[p]; i < judged_end; ++i) {
       if (pages[p].annotated) Set(&u.annotated, i);
     }
+    // One labelled value shows no container (its own node is not the list's):
+    // its page's tail stays out of the tie-break.
+    if (pages[p].positives.size() < 2) continue;
     const html::Node container = CommonAncestor(pages[p].positives);
     for (size_t i = judged_end; i < u.page_begin[p + 1]; ++i) {
       if (Test(u.valid, i)) Set(IsInside(u.candidates[i].node(), container) ? &u.tail : &u.spill, i);

@@ -188,6 +188,18 @@ TEST(PartialListTest, PartialNeedsValues) {
   EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("needs values"));
 }
 
+// K = 1 (documented in rule_learner.h): accepted and learnt, but one value
+// does not tell a list from its first item: the rule gives the first feature
+// of every page, not necessarily the rest.
+TEST(PartialListTest, OneValueWithPartialIsAcceptedAndGivesAtLeastTheFirstItem) {
+  const Site site = MakeSite(12, 5);
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {FirstFeatures(site, 0, 1, true)}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (size_t p = 1; p < site.pages.size(); ++p) {
+    EXPECT_THAT(Extract(r->rule, site.pages[p]), testing::Contains(site.features[p][0])) << p << " " << Message(*r);
+  }
+}
+
 // Values sharing one text: the first two of "Tags: a, b, c, d" with partial
 // teach the split and no range ending at the second (the text goes on).
 TEST(PartialListTest, FirstTwoOfASplitTextGiveTheWholeText) {
