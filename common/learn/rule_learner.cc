@@ -466,14 +466,15 @@ std::vector<ListExample> SiteLists(const AttributeContext& c, const Positives& p
 // Whether each value site may go on past its values (ValueSite::open_end).
 std::vector<bool> OpenEnds(const Positives& pos) {
   std::vector<bool> out;
-  for (const ValueSite& site : pos.sites) out.push_back(site.open_end && site.values.size() > 1);
+  for (const ValueSite& site : pos.sites) out.push_back(site.open_end);
   return out;
 }
 
 // The split (multi-valued attributes whose values share a text) and the
 // range examples: one per list, its stretch from first to last value.
 // A list whose text may go on past its labelled values (`open_end`, a partial
-// label) teaches the split but no range: its stretch ends at the K-th value.
+// label) is taken to run to the end of its text: its range example is the
+// stretch from its first value to the text's end (trailing spaces trimmed).
 DiagnosticCode LearnListShape(const AttributeContext& c, const std::vector<ListExample>& lists,
                               const std::vector<bool>& open_end, v1::AttributeRule* rule,
                               std::vector<RangeExample>* examples, std::string* message) {
@@ -488,11 +489,19 @@ DiagnosticCode LearnListShape(const AttributeContext& c, const std::vector<ListE
   }
   for (size_t i = 0; i < lists.size(); ++i) {
     const ListExample& list = lists[i];
-    if (open_end[i]) continue;
     absl::StatusOr<RangeExample> span = ListSpan(list);
     if (!span.ok()) {
       *message = std::string(span.status().message());
       return DiagnosticCode::kRangeInconsistent;
+    }
+    if (open_end[i]) {
+      const size_t at = span->node_text.find(span->value);
+      if (at != std::string::npos) {
+        span->value = span->node_text.substr(at);
+        while (!span->value.empty() && absl::ascii_isspace(static_cast<unsigned char>(span->value.back()))) {
+          span->value.pop_back();
+        }
+      }
     }
     examples->push_back(*std::move(span));
   }
@@ -509,9 +518,7 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
   const DiagnosticCode shape = LearnListShape(c, SiteLists(c, pos, *rule), OpenEnds(pos), rule, &examples, message);
   absl::StatusOr<std::vector<std::optional<v1::TextRange>>> candidates =
       absl::FailedPreconditionError("no range learnt");
-  if (shape == DiagnosticCode::kLearnt && examples.empty()) {  // only open-ended lists: no range
-    candidates = std::vector<std::optional<v1::TextRange>>{std::nullopt};
-  } else if (shape == DiagnosticCode::kLearnt) {
+  if (shape == DiagnosticCode::kLearnt) {
     candidates = RangeCandidates(examples, c.schema.ValueRegex(c.index) != nullptr);
     if (!candidates.ok()) *message = std::string(candidates.status().message());
   }

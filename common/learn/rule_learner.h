@@ -54,10 +54,11 @@ struct AttributeAnnotation {
   // value's node (document order) are judged: a selected node after it is
   // neither right nor wrong, an unlabelled one before it is wrong. Only for
   // multi-valued attributes and text values (not `xpath`, not `record`).
-  // K = 1 labels one value and judges only what precedes it: any node
-  // holding the value's structure after it passes, so one partial page
-  // rarely tells the list apart from its neighbours (see the report of
-  // issue 14); the learner then behaves as with one value.
+  // K = 1 is accepted and documented as weak: one value judges only what
+  // precedes it and shows no container for the list (xpath_learner.h
+  // criterion 4 needs two), so the nearest precise rule wins as for a
+  // single value — often a label anchor giving the first item only — and a
+  // list sharing one text shows no separator (its values stay joined).
   bool partial = false;
 };
 

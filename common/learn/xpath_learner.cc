@@ -35,6 +35,28 @@ std::vector<html::Node> CandidateNodes(const html::Page& page, bool text_nodes) 
   return out;
 }
 
+// The lowest common ancestor-or-self of `nodes` (null for none).
+html::Node CommonAncestor(const std::vector<html::Node>& nodes) {
+  if (nodes.empty()) return html::Node();
+  std::vector<html::Node> chain;  // nodes[0] and its ancestors, nearest first
+  for (html::Node n = nodes[0]; n; n = n.parent()) chain.push_back(n);
+  size_t keep = 0;  // chain[keep] is an ancestor-or-self of every node so far
+  for (const html::Node& node : nodes) {
+    std::vector<const void*> mine;
+    for (html::Node n = node; n; n = n.parent()) mine.push_back(n.raw());
+    while (keep < chain.size() && std::find(mine.begin(), mine.end(), chain[keep].raw()) == mine.end()) ++keep;
+  }
+  return keep < chain.size() ? chain[keep] : html::Node();
+}
+
+// Whether `node` is `container` or below it.
+bool IsInside(html::Node node, html::Node container) {
+  for (html::Node n = node; n; n = n.parent()) {
+    if (n == container) return true;
+  }
+  return false;
+}
+
 struct Universe {
   std::vector<rule::Candidate> candidates;
   std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
@@ -44,9 +66,10 @@ struct Universe {
   // Valid candidates that count for support: not template text (see
   // TemplateValues).
   Bits supporting;
-  // Valid candidates of partial pages past their last positive: the list's
-  // unlabelled continuation (ExamplePage::partial), not judged.
-  Bits tail;
+  // Valid candidates of partial pages past their last positive, not judged
+  // (ExamplePage::partial): inside the positives' lowest common ancestor
+  // (the list goes on there: `tail`) or outside it (`spill`).
+  Bits tail, spill;
   size_t words = 0;
 };
 
@@ -63,9 +86,11 @@ struct Score {
   bool recall1 = false;
   double precision = 0;
   double support = 0;
-  // Nodes of the partial pages' tails selected: between support and distance,
-  // the set that goes on past the K-th labelled value (the list goes on
-  // there) wins.
+  // Unjudged nodes of partial pages selected outside the labelled values'
+  // container (fewer is better), and inside it (more is better): between
+  // support and distance, the set that goes on with the list past the K-th
+  // labelled value and stops where its container ends wins.
+  size_t spill = 0;
   size_t tail = 0;
   int distance = 0;
   bool precise = false;
@@ -99,6 +124,7 @@ struct Evaluator {
     }
     s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
     s.tail = CountAnd(sel, u.tail);
+    s.spill = CountAnd(sel, u.spill);
     s.precise = s.recall1 && pos == chosen && (multi_valued || !many);
     return s;
   }
@@ -287,8 +313,10 @@ std::vector<std::vector<rule::Feature>> Alternatives(std::vector<PreciseSet> set
                                                const Bits& selected, const std::vector<Bits>& feature_bits,
                                                const std::vector<rule::Feature>& features, size_t words, size_t max) {
   std::stable_sort(sets.begin(), sets.end(), [](const PreciseSet& a, const PreciseSet& b) {
-    return std::make_tuple(-a.score.support, -static_cast<double>(a.score.tail), a.score.distance, a.fragility) <
-           std::make_tuple(-b.score.support, -static_cast<double>(b.score.tail), b.score.distance, b.fragility);
+    return std::make_tuple(-a.score.support, a.score.spill, -static_cast<double>(a.score.tail), a.score.distance,
+                           a.fragility) <
+           std::make_tuple(-b.score.support, b.score.spill, -static_cast<double>(b.score.tail), b.score.distance,
+                           b.fragility);
   });
   std::vector<std::vector<rule::Feature>> out;
   std::vector<Bits> seen = {selected};
@@ -400,6 +428,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   u.annotated.assign(u.words, 0);
   u.valid.assign(u.words, 0);
   u.tail.assign(u.words, 0);
+  u.spill.assign(u.words, 0);
   for (size_t p = 0; p < pages.size(); ++p) {
     for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
       if (!options.value_filter || options.value_filter(*pages[p].page, u.candidates[i].node())) Set(&u.valid, i);
@@ -418,8 +447,12 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     for (size_t i = u.page_begin[p]; i < judged_end; ++i) {
       if (pages[p].annotated) Set(&u.annotated, i);
     }
+    // One labelled value shows no container (its own node is not the list's):
+    // its page's tail stays out of the tie-break.
+    if (pages[p].positives.size() < 2) continue;
+    const html::Node container = CommonAncestor(pages[p].positives);
     for (size_t i = judged_end; i < u.page_begin[p + 1]; ++i) {
-      if (Test(u.valid, i)) Set(&u.tail, i);
+      if (Test(u.valid, i)) Set(IsInside(u.candidates[i].node(), container) ? &u.tail : &u.spill, i);
     }
   }
   if (CountAnd(u.positive, u.positive) != all_positive.size()) {
@@ -472,7 +505,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   std::vector<std::vector<int>> candidates;
   for (size_t f = 0; f < features.size(); ++f) candidates.push_back({static_cast<int>(f)});
   int min_dist = INT32_MAX, min_fragility = INT32_MAX;
-  size_t max_tail = 0;
+  size_t max_tail = 0, min_spill = SIZE_MAX;
   std::vector<PreciseSet> precise_sets;
   double max_sup = 0, max_prec = 0;
   std::vector<int> best, max_prec_set;
@@ -486,24 +519,28 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
       ++result.sets_evaluated;
       if (!s.recall1) continue;
       const int fragility = fragility_of(set);
-      // Ties on (precision,) support, tail and distance go to the sturdier set.
+      // Ties on (precision,) support, spill, tail and distance go to the
+      // sturdier set.
       const bool better_tie =
           s.support == max_sup &&
-          (s.tail > max_tail ||
-           (s.tail == max_tail && (s.distance < min_dist || (s.distance == min_dist && fragility < min_fragility))));
+          (s.spill < min_spill ||
+           (s.spill == min_spill &&
+            (s.tail > max_tail ||
+             (s.tail == max_tail &&
+              (s.distance < min_dist || (s.distance == min_dist && fragility < min_fragility))))));
       if (!s.precise) {
         next_level.push_back(set);
         next_scores.push_back(s);
         if (best.empty() && (s.precision > max_prec || (s.precision == max_prec && s.support > max_sup) ||
                              (s.precision == max_prec && better_tie))) {
           max_prec = s.precision, max_prec_set = set, min_dist = s.distance, max_sup = s.support;
-          min_fragility = fragility, max_tail = s.tail;
+          min_fragility = fragility, max_tail = s.tail, min_spill = s.spill;
         }
       } else {
         precise_sets.push_back({set, s, fragility});
         if (best.empty() || s.support > max_sup || better_tie) {
           best = set, min_dist = s.distance, max_sup = s.support, max_prec = 1, min_fragility = fragility;
-          max_tail = s.tail;
+          max_tail = s.tail, min_spill = s.spill;
         }
       }
     }
@@ -511,13 +548,14 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     // time and report a cap that cut nothing.
     if (k == options.max_features) break;
     // Prune sets that cannot beat the best precise XPath: adding features
-    // only lowers support and tail, raises distance and adds fragility.
+    // only lowers support and tail, raises distance and adds fragility. It
+    // may lower the spill too: nothing is pruned on it while the best spills.
     std::vector<std::vector<int>> kept;
     for (size_t i = 0; i < next_level.size(); ++i) {
       const Score& s = next_scores[i];
       if (!best.empty() &&
           (s.support < max_sup ||
-           (s.support == max_sup &&
+           (s.support == max_sup && min_spill == 0 &&
             (s.tail < max_tail ||
              (s.tail == max_tail &&
               (s.distance > min_dist ||

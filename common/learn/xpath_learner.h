@@ -6,9 +6,12 @@
 //  2. has maximum precision on the annotated pages,
 //  3. then maximum support (fraction of unannotated pages where it selects
 //     a node that can hold a value: see XPathLearnOptions::value_filter),
-//  4. then (partial list labels, ExamplePage::partial) the most nodes
-//     selected past the last labelled value of the partial pages: the list
-//     goes on there, and those nodes are otherwise not judged,
+//  4. then (partial list labels, ExamplePage::partial; those nodes are not
+//     judged for precision) the fewest nodes selected past the last labelled
+//     value of the partial pages outside the labelled values' lowest common
+//     ancestor (the list's container), then the most inside it: the list
+//     goes on there and ends where its container does (a page with one
+//     labelled node shows no container and does not count here),
 //  5. then minimum distance (the farthest feature's level),
 // by Apriori-style enumeration: candidate sets of k+1 features are built
 // from k-sets that are still imprecise and not dominated by the best found.

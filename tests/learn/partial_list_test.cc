@@ -1,14 +1,18 @@
 // Partial list labels (issue 14, deliverable 5): an annotation giving the
 // first K values of a page's list, with `partial`, judges only the nodes up
 // to the K-th value's; the unlabelled rest of the list is neither right nor
-// wrong. Generated pages: a navigation list before the feature list (a
-// negative before the labelled values), the feature list (25-35 items; 30 on
-// page 0) and related-product tiles after it. The learnt rule must give every
+// wrong. Generated pages: navigation links and the title before the feature
+// list (negatives before the labelled values), the feature list (25-35 items; 30 on
+// page 0), then a specification list of the same markup (the list must not
+// run on into it: the learner prefers rules that stay in the labelled values'
+// container; a bare <li> rule is precise on the judged nodes and nearer)
+// and related-product tiles. The learnt rule must give every
 // feature of the other pages; the same K values without `partial` must not.
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
@@ -22,7 +26,8 @@ namespace {
 
 constexpr char kSchemaJson[] = R"({"vertical": "product", "attributes": [
   {"name": "title"},
-  {"name": "feature", "multi_valued": true}]})";
+  {"name": "feature", "multi_valued": true},
+  {"name": "tag", "multi_valued": true}]})";
 
 const schema::CompiledSchema& Schema() {
   static const schema::CompiledSchema* schema =
@@ -37,6 +42,7 @@ struct Site {
   std::vector<html::Page> pages;
   std::vector<std::string> titles;
   std::vector<std::vector<std::string>> features;  // in page order
+  std::vector<std::vector<std::string>> tags;      // in one text, comma-separated
 };
 
 Site MakeSite(int n, uint64_t seed) {
@@ -45,21 +51,28 @@ Site MakeSite(int n, uint64_t seed) {
   Site site;
   for (int i = 0; i < n; ++i) {
     const int items = i == 0 ? 30 : static_cast<int>(rng.Range(25, 35));
-    std::string nav, list, tiles;
-    for (int k = 0; k < 5; ++k) nav += absl::StrCat("<li>", kWords[rng.Uniform(kWords.size())], " dept ", k, "</li>");
+    std::string nav, list, specs, tiles;
+    for (int k = 0; k < 5; ++k) nav += absl::StrCat("<a href=/d/", k, ">", kWords[rng.Uniform(kWords.size())], " dept</a> ");
     std::vector<std::string> features;
     for (int k = 0; k < items; ++k) {
       features.push_back(absl::StrCat(kWords[rng.Uniform(kWords.size())], " finish ", i, "-", k));
       list += "<li>" + features.back() + "</li>";
     }
+    for (int k = 0; k < 4; ++k) specs += absl::StrCat("<li>", kWords[rng.Uniform(kWords.size())], " spec ", i, "-", k, "</li>");
     for (int k = 0; k < 4; ++k) tiles += absl::StrCat("<div class=tile>", kWords[rng.Uniform(kWords.size())], " kit ", i, "-", k, "</div>");
+    std::vector<std::string> tags;
+    const int tag_count = static_cast<int>(rng.Range(4, 7));
+    for (int k = 0; k < tag_count; ++k) tags.push_back(absl::StrCat(kWords[rng.Uniform(kWords.size())], "-tag", i, k));
     const std::string title = absl::StrCat(kWords[rng.Uniform(kWords.size())], " chair ", i);
-    const std::string html = absl::StrCat("<html><body><ul class=nav>", nav, "</ul><h1>", title,
+    const std::string html = absl::StrCat("<html><body><div class=nav>", nav, "</div><h1>", title,
                                           "</h1><h3>Features</h3><ul class=features>", list,
-                                          "</ul><div class=related>", tiles, "</div></body></html>");
+                                          "</ul><h3>Specifications</h3><ul class=specs>", specs,
+                                          "</ul><p class=tags>Tags: ", absl::StrJoin(tags, ", "), "</p><div class=related>", tiles,
+                                          "</div></body></html>");
     site.pages.push_back(parser.Parse(html, absl::StrCat("http://shop.test/p/", i)).value());
     site.titles.push_back(title);
     site.features.push_back(std::move(features));
+    site.tags.push_back(std::move(tags));
   }
   return site;
 }
@@ -79,11 +92,12 @@ AttributeAnnotation FirstFeatures(const Site& site, size_t page, size_t k, bool 
   return a;
 }
 
-std::vector<std::string> Extract(const v1::Rule& rule, const html::Page& page) {
+std::vector<std::string> Extract(const v1::Rule& rule, const html::Page& page,
+                                 const std::string& attribute = "feature") {
   absl::StatusOr<extract::CompiledRule> compiled = extract::CompiledRule::Create(rule, Schema());
   if (!compiled.ok()) return {"<no rule>"};
   absl::StatusOr<std::vector<extract::AttributeResult>> r = compiled->Apply(page);
-  return r.ok() ? (*r)[Schema().Find("feature")].values : std::vector<std::string>{"<error>"};
+  return r.ok() ? (*r)[Schema().Find(attribute)].values : std::vector<std::string>{"<error>"};
 }
 
 // Pages 1.. where the rule gives exactly the page's features.
@@ -93,9 +107,9 @@ size_t PagesRight(const Site& site, const v1::Rule& rule) {
   return right;
 }
 
-std::string Message(const RuleLearnResult& r) {
+std::string Message(const RuleLearnResult& r, const std::string& attribute = "feature") {
   for (const AttributeDiagnostic& d : r.diagnostics) {
-    if (d.attribute == "feature") return absl::StrCat(DiagnosticCodeName(d.code), ": ", d.message);
+    if (d.attribute == attribute) return absl::StrCat(DiagnosticCodeName(d.code), ": ", d.message);
   }
   return "no diagnostic";
 }
@@ -172,6 +186,34 @@ TEST(PartialListTest, PartialNeedsValues) {
   absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), testing::HasSubstr("needs values"));
+}
+
+// K = 1 (documented in rule_learner.h): accepted and learnt, but one value
+// does not tell a list from its first item: the rule gives the first feature
+// of every page, not necessarily the rest.
+TEST(PartialListTest, OneValueWithPartialIsAcceptedAndGivesAtLeastTheFirstItem) {
+  const Site site = MakeSite(12, 5);
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {FirstFeatures(site, 0, 1, true)}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (size_t p = 1; p < site.pages.size(); ++p) {
+    EXPECT_THAT(Extract(r->rule, site.pages[p]), testing::Contains(site.features[p][0])) << p << " " << Message(*r);
+  }
+}
+
+// Values sharing one text: the first two of "Tags: a, b, c, d" with partial
+// teach the split and no range ending at the second (the text goes on).
+TEST(PartialListTest, FirstTwoOfASplitTextGiveTheWholeText) {
+  const Site site = MakeSite(12, 3);
+  AttributeAnnotation a;
+  a.page = 0;
+  a.attribute = "tag";
+  a.values = {site.tags[0][0], site.tags[0][1]};
+  a.partial = true;
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {Pointers(site), {a}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (size_t p = 0; p < site.pages.size(); ++p) {
+    EXPECT_EQ(Extract(r->rule, site.pages[p], "tag"), site.tags[p]) << p << " " << Message(*r, "tag");
+  }
 }
 
 }  // namespace

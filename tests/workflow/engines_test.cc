@@ -173,6 +173,13 @@ TEST_F(EnginesTest, BadRequestsGetTheirCodesAndNameTheInput) {
   s = learning_.Learn(learn).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("annotations[0]: unknown attribute \"colour\""));
+  // A partial list label (issue 14) is for multi-valued attributes only.
+  a->set_attribute("title");
+  a->set_partial(true);
+  s = learning_.Learn(learn).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("annotations[0]: \"partial\" (the first values of a list) on single-valued "
+                                     "attribute \"title\""));
 
   v1::ExtractRequest extract;
   extract.set_site("shop");
