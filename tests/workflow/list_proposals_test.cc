@@ -125,16 +125,26 @@ TEST(AssignSuggestionsTest, KnownAttributeWithNoMatchGetsNothing) {
   EXPECT_THAT(out, IsEmpty());
 }
 
-TEST(AssignSuggestionsTest, NoEvidenceBestUnclaimedInSchemaOrderNeverSingleValued) {
+TEST(AssignSuggestionsTest, NoEvidenceMarkupNamingTheAttributeThenBestUnclaimedNeverSingleValued) {
   const html::Page page = Parse(ProductPage("Lamp", Words("feature", 3)));
   const std::vector<v1::ListSuggestion> suggestions = {SuggestionOf(page, "nav", 0.9),
                                                        SuggestionOf(page, "features", 0.7)};
   std::vector<v1::ProposedList> out = AssignSuggestions(Schema(), suggestions, page, {}, 1);
   ASSERT_EQ(out.size(), 2u);
+  // ul.features names "features" though the menu ranks first.
   EXPECT_EQ(out[0].attribute(), "features");
-  EXPECT_EQ(out[0].values(0), "Home");
+  EXPECT_EQ(out[0].values(0), "feature a");
+  EXPECT_THAT(out[0].reason(), HasSubstr("markup names it"));
   EXPECT_EQ(out[1].attribute(), "tags");
-  EXPECT_EQ(out[1].values(0), "feature a");
+  EXPECT_EQ(out[1].values(0), "Home");
+  EXPECT_THAT(out[1].reason(), HasSubstr("no other attribute claims"));
+  // Without a name in the markup: the best unclaimed, in schema order.
+  const html::Page plain = Parse(ProductPage("Lamp", Words("feature", 3)), kUrl);
+  const std::vector<v1::ProposedList> ordered =
+      AssignSuggestions(Schema(), {SuggestionOf(plain, "nav", 0.9)}, plain, {}, 1);
+  ASSERT_EQ(ordered.size(), 1u);
+  EXPECT_EQ(ordered[0].attribute(), "features");
+  EXPECT_EQ(ordered[0].values(0), "Home");
   // The cap.
   ProposalOptions one;
   one.max_per_task = 1;
