@@ -35,12 +35,20 @@ struct Candidate {
   std::vector<std::string> folded;  // folded texts
 };
 
+// The outermost element holding exactly `n`'s text (as ValueElements finds
+// values): a span item and its li compare alike.
+html::Node OutermostWithText(html::Node n) {
+  const std::string text = html::FoldText(n.RawText());
+  for (html::Node p = n.parent(); p && html::FoldText(p.RawText()) == text; p = p.parent()) n = p;
+  return n;
+}
+
 std::optional<Candidate> CandidateOf(const v1::ListSuggestion& s, size_t rank, const html::Page& page) {
   std::vector<std::string> xpaths(s.node_xpaths().begin(), s.node_xpaths().end());
   absl::StatusOr<std::vector<html::Node>> items = lists::NodesOfXPaths(page, xpaths);
   if (!items.ok() || items->empty() || s.texts_size() == 0) return std::nullopt;
   Candidate c{&s, rank, {}, {}};
-  for (const html::Node& n : *items) c.paths.push_back(ItemPath(n));
+  for (const html::Node& n : *items) c.paths.push_back(ItemPath(OutermostWithText(n)));
   for (const std::string& t : s.texts()) c.folded.push_back(html::FoldText(t));
   return c;
 }

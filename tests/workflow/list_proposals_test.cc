@@ -98,6 +98,22 @@ TEST(AssignSuggestionsTest, EvidenceOfStructureBeatsRank) {
   EXPECT_THAT(out[0].reason(), HasSubstr("1 annotated page"));
 }
 
+TEST(AssignSuggestionsTest, ItemsInsideTheAnnotatedElementsShareTheirStructure) {
+  AttributeEvidence features;
+  features.annotated_pages = 1;
+  AddValueEvidence(Parse(ProductPage("Desk", {"Oak", "Drawers"})), {"Oak", "Drawers"}, &features);
+  const html::Page page = Parse(ProductPage("Lamp", Words("feature", 3)));
+  // The list finder's items are the spans inside the li the evidence holds.
+  v1::ListSuggestion spans = SuggestionOf(page, "features", 0.7);
+  for (std::string& x : *spans.mutable_node_xpaths()) x += "/span[1]";
+  const std::vector<v1::ProposedList> out =
+      AssignSuggestions(Schema(), {SuggestionOf(page, "nav", 0.9), spans}, page, {{"features", features}}, 1);
+  ASSERT_GE(out.size(), 1u);
+  EXPECT_EQ(out[0].attribute(), "features");
+  EXPECT_THAT(out[0].values(), ElementsAreArray(Words("feature", 3)));
+  EXPECT_THAT(out[0].reason(), HasSubstr("100% of its items sit where features's values are"));
+}
+
 TEST(AssignSuggestionsTest, RuleValuesOnThePageMatchToo) {
   const html::Page page = Parse(ProductPage("Lamp", Words("feature", 4)));
   AttributeEvidence features;
