@@ -9,8 +9,9 @@
 #   bash deploy/vertex.sh fuzz [TARGET] [SECONDS]       clang + ASan/UBSan libFuzzer build in $BUILD-fuzz; runs
 #                                                       TARGET (default: every one) SECONDS each (default 60)
 #   bash deploy/vertex.sh bench [NAME] [FLAGS]          build and run the benchmarks parse, extract, monitor, xpath_export, learn, hostile,
-#                                                       annotate, amber, list_extract, list_finder; list_eval (the
-#                                                       list finder's Table 2 / Fig. 5, minutes) only by NAME
+#                                                       annotate, amber, list_extract, list_finder, link_discovery;
+#                                                       list_eval (the list finder's Table 2 / Fig. 5, minutes) and
+#                                                       list_model_store (trained from a store) only by NAME
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
@@ -290,9 +291,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench link_discovery_bench list_model_store_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder|list_eval)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder|list_eval|link_discovery|list_model_store)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"
@@ -307,6 +308,7 @@ case "$cmd" in
     "$BUILD/bench/annotate_bench"
     "$BUILD/bench/list_extract_bench"
     "$BUILD/bench/list_finder_bench"
+    "$BUILD/bench/link_discovery_bench"
     exec "$BUILD/bench/learn_bench"
     ;;
   build)

@@ -97,6 +97,28 @@ absl::StatusOr<std::vector<html::Node>> ListNodes(const html::Page& page, const 
   return items;
 }
 
+// The links of the records (a hot-list): per record start, the first
+// element with an href that an attribute read from href selects (relative
+// to the start). Empty unless at least 2 records have one.
+absl::StatusOr<std::vector<html::Node>> RecordLinks(const html::Page& page, const v1::Rule& rule,
+                                                    const std::vector<html::Node>& starts) {
+  std::vector<html::Node> links;
+  for (const v1::AttributeRule& attribute : rule.record().attributes()) {
+    if (attribute.value_attribute() != "href") continue;
+    VERTEX_ASSIGN_OR_RETURN(html::XPath xpath, html::XPath::Compile(attribute.xpath()));
+    for (html::Node start : starts) {
+      VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> selected, xpath.Select(page, start));
+      for (html::Node n : selected) {
+        if (!n.is_element() || n.attribute("href").empty()) continue;
+        if (std::find(links.begin(), links.end(), n) == links.end()) links.push_back(n);
+        break;
+      }
+    }
+  }
+  if (links.size() < 2) links.clear();
+  return links;
+}
+
 // The record starts (elements) of a record-level rule.
 absl::StatusOr<std::vector<html::Node>> RecordStarts(const html::Page& page, const v1::Rule& rule) {
   VERTEX_ASSIGN_OR_RETURN(html::XPath xpath, html::XPath::Compile(rule.record().record_xpath()));
@@ -119,6 +141,8 @@ absl::StatusOr<std::vector<html::Node>> Positives(const html::Page& page, const 
   if (rule.has_record()) {
     VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> starts, RecordStarts(page, rule));
     if (starts.empty()) skip("record rules selecting < 2 records on a page", name);
+    VERTEX_ASSIGN_OR_RETURN(std::vector<html::Node> links, RecordLinks(page, rule, starts));
+    starts.insert(starts.end(), links.begin(), links.end());
     return starts;
   }
   const schema::CompiledSchema& schema = compiled.schema();
@@ -272,6 +296,48 @@ absl::StatusOr<StoreTrainingResult> TrainListModelFromStore(store::RuleStore* st
   result.rules = set.rules;
   result.pages = static_cast<uint32_t>(set.pages.size());
   result.report = std::move(set.report);
+  return result;
+}
+
+absl::StatusOr<StoreTrainingResult> TrainListModelFromProblems(store::RuleStore* store, const std::string& dir,
+                                                               const TrainOptions& options, int64_t now_unix_ms) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<ListProblem> problems, LoadProblems(dir));
+  std::deque<html::Page> parsed;
+  std::vector<LabelledPage> pages;
+  size_t out_of_class = 0;
+  html::Parser parser;
+  for (const ListProblem& problem : problems) {
+    if (problem.out_of_class) {
+      ++out_of_class;
+      continue;
+    }
+    absl::StatusOr<html::Page> page = parser.Parse(problem.html, problem.url);
+    if (!page.ok()) {
+      return absl::InvalidArgumentError("problem " + problem.id + " in " + dir +
+                                        ": the page does not parse: " + std::string(page.status().message()));
+    }
+    parsed.push_back(*std::move(page));
+    absl::StatusOr<std::vector<html::Node>> positives = NodesOfXPaths(parsed.back(), problem.positive_xpaths);
+    if (!positives.ok()) {
+      return absl::InvalidArgumentError("problem " + problem.id + " in " + dir + ": " +
+                                        std::string(positives.status().message()));
+    }
+    pages.push_back({&parsed.back(), *std::move(positives), html::Node(), problem.id});
+  }
+  if (pages.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("the problem set ", dir, " holds no in-class problem (",
+                                                      problems.size(), " problems, ", out_of_class,
+                                                      " out of class)"));
+  }
+  StoreTrainingResult result;
+  VERTEX_ASSIGN_OR_RETURN(result.model, TrainListModel(pages, options));
+  result.model.set_trained_from(absl::StrCat("problems: ", dir, ", ", pages.size(), " pages"));
+  result.model.set_created_unix_ms(now_unix_ms);
+  VERTEX_ASSIGN_OR_RETURN(int64_t version, store->PutListModel(result.model));
+  result.model.set_version(version);
+  result.pages = static_cast<uint32_t>(pages.size());
+  result.report.push_back(absl::StrCat("used ", pages.size(), " of ", problems.size(), " problems of ", dir, " (",
+                                       out_of_class, " out of class left out)"));
   return result;
 }
 

@@ -16,7 +16,10 @@
 //                           with an href, the list is a hot-list and those
 //                           anchors are positive too.
 //   record-level rule       the record starts its record XPath selects (the
-//                           records' item elements).
+//                           records' item elements), and, when at least 2
+//                           records have one, each record's link (the first
+//                           element with an href that an attribute read
+//                           from href selects): a hot-list.
 // A page's positives are the union over the rule's lists; the whole page is
 // labelled (labelled_until unset).
 //
@@ -92,6 +95,16 @@ struct StoreTrainingResult {
 absl::StatusOr<StoreTrainingResult> TrainListModelFromStore(store::RuleStore* store,
                                                             const StoreTrainingOptions& options,
                                                             int64_t now_unix_ms);
+
+// Trains a model on the problem set in `dir` (problem.h; `vertexctl gen-demo
+// --kind lists` writes one), out-of-class problems left out, and stores it
+// as the next version with trained_from "problems: DIR, N pages" and
+// created_unix_ms = `now_unix_ms`. `result.rules` is 0. LoadProblems'
+// errors (naming the file and line); InvalidArgument naming the problem for
+// a page that does not parse or a positive XPath that does not select one
+// element; FailedPrecondition when no in-class problem is left.
+absl::StatusOr<StoreTrainingResult> TrainListModelFromProblems(store::RuleStore* store, const std::string& dir,
+                                                               const TrainOptions& options, int64_t now_unix_ms);
 
 }  // namespace vertex::lists
 

@@ -42,9 +42,15 @@ int RunXhtml(const std::vector<std::string>& args);
 int RunAmber(const std::vector<std::string>& args);
 int RunEvalListings(const std::vector<std::string>& args);
 int RunGazetteer(const std::vector<std::string>& args);
-// list-model eval (list_eval_commands.cc).
+// list-model train|show|eval (list_eval_commands.cc dispatches; train and
+// show in list_model_commands.cc) and lists (list_model_commands.cc).
 int RunListModel(const std::vector<std::string>& args);
 int RunListModelEval(const std::vector<std::string>& args);
+int RunListModelTrain(const std::vector<std::string>& args);
+int RunListModelShow(const std::vector<std::string>& args);
+int RunLists(const std::vector<std::string>& args);
+// discover-links (discover_links_commands.cc).
+int RunDiscoverLinks(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

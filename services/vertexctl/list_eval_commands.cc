@@ -174,11 +174,16 @@ int RunListModelEval(const std::vector<std::string>& args) {
 
 int RunListModel(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "eval") return RunListModelEval({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "train") return RunListModelTrain({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "show") return RunListModelShow({args.begin() + 1, args.end()});
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
-    std::cout << kListModelUsage << FlagHelp(ListModelEvalFlags());
+    std::cout << "vertexctl list-model train|show|eval: train the list finder (from the store's rules or a\n"
+                 "problem set), show a stored model, or evaluate it on a problem set; see\n"
+                 "vertexctl list-model SUBCOMMAND --help\n\n"
+              << kListModelUsage << FlagHelp(ListModelEvalFlags());
     return 0;
   }
-  std::cerr << "vertexctl list-model: expected a subcommand: eval\n\n" << kListModelUsage;
+  std::cerr << "vertexctl list-model: expected a subcommand: train, show or eval\n\n" << kListModelUsage;
   return 2;
 }
 

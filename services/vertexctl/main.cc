@@ -28,6 +28,9 @@ constexpr char kUsage[] =
     "             the run (exit 0 OK, 2 CHANGED or BROKEN, 3 UNREACHABLE)\n"
     "  history    a site's stored monitoring runs, newest first\n"
     "  gazetteer  learn: grow a record-level attribute's gazetteer from pages (AMBER's Alg. 5)\n"
+    "  list-model train: the list finder from the store's rules and snapshots (or --problems DIR,\n"
+    "             --store only); show: the stored list models\n"
+    "  lists      the lists and hot-lists the stored list model finds on pages\n"
     "  relearn    relearn a changed site from a fresh sample (given, or fetched), reusing and\n"
     "             repairing its rules\n"
     "\n"
@@ -46,6 +49,8 @@ constexpr char kUsage[] =
     "  xhtml      write a page's XHTML serialisation, the input of an exported XSLT rule\n"
     "  amber      find the records of result pages with no rule (AMBER): areas, records, attributes\n"
     "  list-model eval: score the page-independent list finder on a list problem set (Tables 1-2, Fig. 5)\n"
+    "  discover-links  the detail-page URLs of category pages' hot-lists (list model); --add fetches\n"
+    "             them into a site's sample\n"
     "\n"
     "  help       show this help\n"
     "\n"
@@ -69,6 +74,8 @@ constexpr NamedCommand kCommands[] = {
     {"amber", vertex::cli::RunAmber},        {"eval-listings", vertex::cli::RunEvalListings},
     {"gazetteer", vertex::cli::RunGazetteer},
     {"list-model", vertex::cli::RunListModel},
+    {"lists", vertex::cli::RunLists},
+    {"discover-links", vertex::cli::RunDiscoverLinks},
 };
 
 }  // namespace

@@ -26,6 +26,14 @@ const std::string& SiteOf(const Request& request) {
   return request.site();
 }
 const std::string& SiteOf(const v1::RecordMonitorRunRequest& request) { return request.run().site(); }
+// The list-model calls are about no site (TrainListModel: maybe several).
+const std::string& NoSite() {
+  static const std::string* none = new std::string;
+  return *none;
+}
+const std::string& SiteOf(const v1::TrainListModelRequest&) { return NoSite(); }
+const std::string& SiteOf(const v1::GetListModelRequest&) { return NoSite(); }
+const std::string& SiteOf(const v1::SuggestListsRequest&) { return NoSite(); }
 
 // Runs `call(request)` as a handler: the token check for a write RPC, the
 // engine, its status as the RPC's.
@@ -77,6 +85,9 @@ class LearningService final : public v1::LearningService::Service {
   VERTEX_SERVE(ResolveCandidate, true)
   VERTEX_SERVE(RecordMonitorRun, true)
   VERTEX_SERVE(LocatePages, false)
+  VERTEX_SERVE(TrainListModel, true)
+  VERTEX_SERVE(GetListModel, false)
+  VERTEX_SERVE(SuggestLists, false)
 
   grpc::Status RelearnStream(grpc::ServerContext* context, grpc::ServerReader<v1::RelearnRequest>* reader,
                              v1::RelearnResponse* response) override {

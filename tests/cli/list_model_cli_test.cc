@@ -160,8 +160,9 @@ TEST(ListModelCliTest, EvalRefusesBadInputNamingIt) {
       {"list-model eval --problems " + SmallSet() + " --max-inputs 0", 2, "--max-inputs"},
       {"list-model eval --problems " + SmallSet() + " --epsilon 2", 2, "--epsilon"},
       {"list-model eval --problems /nonexistent/set", 1, "/nonexistent/set/problems.jsonl"},
-      {"list-model", 2, "expected a subcommand: eval"},
-      {"list-model train", 2, "expected a subcommand: eval"},
+      {"list-model", 2, "expected a subcommand: train, show or eval"},
+      {"list-model fit", 2, "expected a subcommand: train, show or eval"},
+      {"list-model train", 2, "give either --store DIR (offline) or --server HOST:PORT (online)"},
   };
   for (const auto& c : kCases) {
     const VertexctlResult r = Vertexctl(c.args);
