@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -34,12 +35,20 @@ struct Candidate {
   std::vector<std::string> folded;  // folded texts
 };
 
+// The outermost element holding exactly `n`'s text (as ValueElements finds
+// values): a span item and its li compare alike.
+html::Node OutermostWithText(html::Node n) {
+  const std::string text = html::FoldText(n.RawText());
+  for (html::Node p = n.parent(); p && html::FoldText(p.RawText()) == text; p = p.parent()) n = p;
+  return n;
+}
+
 std::optional<Candidate> CandidateOf(const v1::ListSuggestion& s, size_t rank, const html::Page& page) {
   std::vector<std::string> xpaths(s.node_xpaths().begin(), s.node_xpaths().end());
   absl::StatusOr<std::vector<html::Node>> items = lists::NodesOfXPaths(page, xpaths);
   if (!items.ok() || items->empty() || s.texts_size() == 0) return std::nullopt;
   Candidate c{&s, rank, {}, {}};
-  for (const html::Node& n : *items) c.paths.push_back(ItemPath(n));
+  for (const html::Node& n : *items) c.paths.push_back(ItemPath(OutermostWithText(n)));
   for (const std::string& t : s.texts()) c.folded.push_back(html::FoldText(t));
   return c;
 }
@@ -101,13 +110,6 @@ std::string KnownReason(const std::string& attribute, const AttributeEvidence& e
   return why;
 }
 
-std::string UnknownReason(const std::string& attribute, const Candidate& c) {
-  return absl::StrFormat(
-      "no annotation or rule of %s in this cluster yet: the list finder's best list no other attribute claims "
-      "(#%zu, %d items, score %.2f, %s): confirm it is %s, correct it, or ignore it",
-      attribute, c.rank + 1, static_cast<int>(c.paths.size()), c.suggestion->score(), c.paths.front(), attribute);
-}
-
 using Chosen = std::map<size_t, v1::ProposedList>;  // by schema index
 
 // Attributes with evidence: best (attribute, suggestion) pairs first.
@@ -138,19 +140,63 @@ void AssignKnown(const schema::CompiledSchema& schema, const std::vector<Candida
   }
 }
 
-// Attributes without evidence: the best unclaimed suggestions, in order.
+// A crude English stem: "categories" -> "category", "features" -> "feature".
+std::string Stem(std::string w) {
+  if (w.size() > 4 && w.ends_with("ies")) return w.substr(0, w.size() - 3) + "y";
+  if (w.size() > 3 && w.ends_with("s") && !w.ends_with("ss")) w.pop_back();
+  return w;
+}
+
+// The stemmed, lower-cased words of the classes and ids along an ItemPath
+// ("/html/body/div.product-info/ul.features/li": product, info, feature).
+std::set<std::string> MarkupWords(const std::string& path) {
+  std::set<std::string> out;
+  for (absl::string_view step : absl::StrSplit(path, '/', absl::SkipEmpty())) {
+    const size_t names = step.find_first_of(".#");
+    if (names == absl::string_view::npos) continue;
+    for (absl::string_view w : absl::StrSplit(step.substr(names), absl::ByAnyChar(".#-_"), absl::SkipEmpty())) {
+      out.insert(Stem(absl::AsciiStrToLower(w)));
+    }
+  }
+  return out;
+}
+
+// Whether the markup of `c`'s first item names `attribute` (a word of the
+// attribute's name, of 4 letters or more, is a class or id word).
+bool MarkupNames(const std::string& attribute, const Candidate& c) {
+  const std::set<std::string> words = MarkupWords(c.paths.front());
+  for (absl::string_view w : absl::StrSplit(attribute, '_', absl::SkipEmpty())) {
+    if (w.size() >= 4 && words.count(Stem(std::string(w)))) return true;
+  }
+  return false;
+}
+
+std::string UnknownReason(const std::string& attribute, const Candidate& c, bool named) {
+  return absl::StrFormat(
+      "no annotation or rule of %s in this cluster yet: the list finder's %s (#%zu, %d items, score %.2f, %s): "
+      "confirm it is %s, correct it, or ignore it",
+      attribute, named ? "best list whose markup names it" : "best list no other attribute claims", c.rank + 1,
+      static_cast<int>(c.paths.size()), c.suggestion->score(), c.paths.front(), attribute);
+}
+
+// Attributes without evidence: first the best unclaimed suggestion whose
+// markup names the attribute, then, for those left, the best unclaimed one.
 void AssignUnknown(const schema::CompiledSchema& schema, const std::vector<Candidate>& cands,
                    const std::map<std::string, AttributeEvidence>& evidence, int64_t version,
                    std::vector<bool>* claimed, Chosen* chosen) {
-  for (size_t a = 0; a < schema.size(); ++a) {
-    const std::string& name = schema.attribute(a).name();
-    auto e = evidence.find(name);
-    if (!schema.attribute(a).multi_valued() || (e != evidence.end() && e->second.known())) continue;
-    for (size_t i = 0; i < cands.size(); ++i) {
-      if ((*claimed)[i] || TypeFit(schema, a, cands[i]) < 0.5) continue;
-      (*claimed)[i] = true;
-      (*chosen)[a] = ProposalOf(name, cands[i], version, UnknownReason(name, cands[i]));
-      break;
+  for (const bool by_name : {true, false}) {
+    for (size_t a = 0; a < schema.size(); ++a) {
+      const std::string& name = schema.attribute(a).name();
+      auto e = evidence.find(name);
+      if (!schema.attribute(a).multi_valued() || chosen->count(a) || (e != evidence.end() && e->second.known())) {
+        continue;
+      }
+      for (size_t i = 0; i < cands.size(); ++i) {
+        if ((*claimed)[i] || TypeFit(schema, a, cands[i]) < 0.5 || (by_name && !MarkupNames(name, cands[i]))) continue;
+        (*claimed)[i] = true;
+        (*chosen)[a] = ProposalOf(name, cands[i], version, UnknownReason(name, cands[i], by_name));
+        break;
+      }
     }
   }
 }

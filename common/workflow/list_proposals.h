@@ -10,8 +10,11 @@
 //     the structure of the evidence's elements (their tag path with
 //     classes, ItemPath) and/or whose values are the rule's values here;
 //     nothing when no suggestion matches well enough;
-//   - with none: the best suggestion no other attribute claims, with a
-//     reason saying the editor must confirm it;
+//   - with none: the best unclaimed suggestion whose markup names the
+//     attribute (a word of its name, stemmed, among the class/id words of
+//     the items' path: ul.features for "features"), else the best
+//     suggestion no other attribute claims; the reason says the editor
+//     must confirm it;
 //   - never a single-valued attribute; suggestions whose values mostly do
 //     not fit the attribute's value type are not proposed for it.
 // Record-level schemas get no proposals (left out).

@@ -58,7 +58,11 @@ std::vector<FlagSpec> RunFlags() {
            {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"},
            {"list-first", "K", "the simulated editor types only the first K values of a multi-valued attribute "
                                "(features, ...) of a page, as a partial annotation (default 0: all values)"},
-           {"listing-pages", "N", "pages of each generated result-list site (default 40; 0: no list sites)"}}) {
+           {"listing-pages", "N", "pages of each generated result-list site (default 40; 0: no list sites)"},
+           {"proposals-from-seed", "S",
+            "first learn the product pages of the shop of seed S (site vertexdemo-listtrain) and train a list "
+            "model from the store (TrainListModel); then the simulated editor answers the list finder's "
+            "proposals for list attributes and the inputs it spent are printed"}}) {
     flags.push_back(f);
   }
   for (const FlagSpec& f : ServerFlags("vertexd (or the learning and extraction services' host)")) flags.push_back(f);
@@ -328,6 +332,37 @@ absl::Status RunSite(Apis& apis, const std::string& site, const schema::Compiled
                           workflow::RunSiteThroughApi(*apis.learning, *apis.extraction, site, schema, pages, truth,
                                                       options));
   std::printf("\n%s", workflow::FormatRunReport(site, schema, report).c_str());
+  if (options.use_proposals) std::printf("%s", workflow::FormatInputReport(schema, report).c_str());
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
+// --proposals-from-seed S: the product pages of the shop of seed S (the
+// demo's sizes) learnt by the simulated editor as site
+// "vertexdemo-listtrain", then a list model trained from the store.
+absl::Status TrainProposalModel(Apis& apis, const ParsedArgs& a, uint64_t seed, workflow::ApiRunOptions options) {
+  VERTEX_ASSIGN_OR_RETURN(demo::SiteOptions site, SiteOptionsFromFlags(a));
+  site.seed = seed;
+  std::vector<demo::GeneratedPage> generated = demo::GenerateSite(site);
+  std::vector<workflow::ClientPage> pages;
+  eval::GroundTruth truth;
+  for (demo::GeneratedPage& g : generated) {
+    if (g.template_name != "product") continue;
+    pages.push_back({g.file_name, g.url, std::move(g.html)});
+    auto& known = truth.pages[eval::PageIdOfFile(g.file_name)];
+    for (const auto& [attribute, values] : g.truth) known[attribute] = values;
+  }
+  VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema,
+                          schema::CompiledSchema::FromJson(demo::SchemaJson("product"), "product"));
+  options.use_proposals = false;
+  VERTEX_ASSIGN_OR_RETURN(workflow::ApiRunReport report,
+                          workflow::RunSiteThroughApi(*apis.learning, *apis.extraction, "vertexdemo-listtrain", schema,
+                                                      pages, truth, options));
+  VERTEX_ASSIGN_OR_RETURN(v1::TrainListModelResponse trained, apis.learning->TrainListModel({}));
+  std::printf("Learnt %zu product pages of the shop of seed %llu (%zu annotated); list model v%lld trained from "
+              "%u rule(s) and %u snapshot page(s)\n",
+              pages.size(), static_cast<unsigned long long>(seed), report.pages_annotated,
+              static_cast<long long>(trained.model().version()), trained.rules(), trained.pages());
   std::fflush(stdout);
   return absl::OkStatus();
 }
@@ -395,6 +430,11 @@ absl::Status Demo(const ParsedArgs& a) {
     options.settings->set_no_rule_transfer(true);
   }
   VERTEX_ASSIGN_OR_RETURN(Apis apis, OpenApis(a));
+  if (a.Has("proposals-from-seed")) {
+    VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("proposals-from-seed", 1, 0, INT64_MAX));
+    VERTEX_RETURN_IF_ERROR(TrainProposalModel(apis, a, static_cast<uint64_t>(seed), options));
+    options.use_proposals = true;
+  }
   const std::string where = a.Has("server") ? "on the server at " + a.String("server", "") : "in process";
   if (a.Has("pages")) {
     for (const char* needed : {"truth", "schema", "site"}) {

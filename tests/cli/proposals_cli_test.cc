@@ -114,5 +114,20 @@ TEST_F(ProposalsCliTest, TasksPrintProposalsAndWriteAnnotationLinesOfflineAndOnl
   EXPECT_THAT(r.out, HasSubstr("\"version\""));
 }
 
+// The demo with proposals: a model learnt from the shop of seed 1 proposes
+// on the shop of seed 2, and the editor's inputs are printed.
+TEST(ProposalsDemoCliTest, DemoProposalsFromSeed) {
+  const std::string out = TempPath("proposals_demo_site");
+  const test_support::VertexctlResult r = Vertexctl(
+      "demo --products 30 --categories 4 --reviews 0 --stores 4 --listing-pages 0 --seed 2 "
+      "--proposals-from-seed 1 --out " + out);
+  fs::remove_all(out);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_THAT(r.out, HasSubstr("product pages of the shop of seed 1"));
+  EXPECT_THAT(r.out, HasSubstr("list model v1 trained from 1 rule(s)"));
+  EXPECT_THAT(r.out, HasSubstr("list attribute"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\n  features +[0-9]+ +[0-9]+ +[1-9]"));  // proposals seen
+}
+
 }  // namespace
 }  // namespace vertex::cli

@@ -98,6 +98,22 @@ TEST(AssignSuggestionsTest, EvidenceOfStructureBeatsRank) {
   EXPECT_THAT(out[0].reason(), HasSubstr("1 annotated page"));
 }
 
+TEST(AssignSuggestionsTest, ItemsInsideTheAnnotatedElementsShareTheirStructure) {
+  AttributeEvidence features;
+  features.annotated_pages = 1;
+  AddValueEvidence(Parse(ProductPage("Desk", {"Oak", "Drawers"})), {"Oak", "Drawers"}, &features);
+  const html::Page page = Parse(ProductPage("Lamp", Words("feature", 3)));
+  // The list finder's items are the spans inside the li the evidence holds.
+  v1::ListSuggestion spans = SuggestionOf(page, "features", 0.7);
+  for (std::string& x : *spans.mutable_node_xpaths()) x += "/span[1]";
+  const std::vector<v1::ProposedList> out =
+      AssignSuggestions(Schema(), {SuggestionOf(page, "nav", 0.9), spans}, page, {{"features", features}}, 1);
+  ASSERT_GE(out.size(), 1u);
+  EXPECT_EQ(out[0].attribute(), "features");
+  EXPECT_THAT(out[0].values(), ElementsAreArray(Words("feature", 3)));
+  EXPECT_THAT(out[0].reason(), HasSubstr("100% of its items sit where features's values are"));
+}
+
 TEST(AssignSuggestionsTest, RuleValuesOnThePageMatchToo) {
   const html::Page page = Parse(ProductPage("Lamp", Words("feature", 4)));
   AttributeEvidence features;
@@ -125,16 +141,26 @@ TEST(AssignSuggestionsTest, KnownAttributeWithNoMatchGetsNothing) {
   EXPECT_THAT(out, IsEmpty());
 }
 
-TEST(AssignSuggestionsTest, NoEvidenceBestUnclaimedInSchemaOrderNeverSingleValued) {
+TEST(AssignSuggestionsTest, NoEvidenceMarkupNamingTheAttributeThenBestUnclaimedNeverSingleValued) {
   const html::Page page = Parse(ProductPage("Lamp", Words("feature", 3)));
   const std::vector<v1::ListSuggestion> suggestions = {SuggestionOf(page, "nav", 0.9),
                                                        SuggestionOf(page, "features", 0.7)};
   std::vector<v1::ProposedList> out = AssignSuggestions(Schema(), suggestions, page, {}, 1);
   ASSERT_EQ(out.size(), 2u);
+  // ul.features names "features" though the menu ranks first.
   EXPECT_EQ(out[0].attribute(), "features");
-  EXPECT_EQ(out[0].values(0), "Home");
+  EXPECT_EQ(out[0].values(0), "feature a");
+  EXPECT_THAT(out[0].reason(), HasSubstr("markup names it"));
   EXPECT_EQ(out[1].attribute(), "tags");
-  EXPECT_EQ(out[1].values(0), "feature a");
+  EXPECT_EQ(out[1].values(0), "Home");
+  EXPECT_THAT(out[1].reason(), HasSubstr("no other attribute claims"));
+  // Without a name in the markup: the best unclaimed, in schema order.
+  const html::Page plain = Parse(ProductPage("Lamp", Words("feature", 3)), kUrl);
+  const std::vector<v1::ProposedList> ordered =
+      AssignSuggestions(Schema(), {SuggestionOf(plain, "nav", 0.9)}, plain, {}, 1);
+  ASSERT_EQ(ordered.size(), 1u);
+  EXPECT_EQ(ordered[0].attribute(), "features");
+  EXPECT_EQ(ordered[0].values(0), "Home");
   // The cap.
   ProposalOptions one;
   one.max_per_task = 1;
