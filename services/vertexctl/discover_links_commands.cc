@@ -283,6 +283,14 @@ absl::Status Print(const ParsedArgs& a, const lists::Discovery& d, const std::op
                    const AddResult* added) {
   if (!a.Has("json")) {
     for (const lists::DiscoveredLink& l : d.links) std::cout << l.url << "\t" << l.text << "\t" << l.from_page << "\n";
+    // Where the links came from, or why there are none, on stderr.
+    std::cerr << "vertexctl discover-links: " << d.links.size() << " link(s); hot-list structures seen: "
+              << d.structures.size() << (d.structures.empty() ? " (the model found no hot-list on the pages)" : "")
+              << "\n";
+    for (const lists::StructureReport& s : d.structures) {
+      std::cerr << "  " << s.verdict << ": " << s.structure << " (" << s.pages << " page(s), " << s.link_occurrences
+                << " link(s), " << s.repeated << " repeated)\n";
+    }
     if (score) {
       std::cout << "# links " << score->links << ", correct " << score->correct << ", truth " << score->truth
                 << ": precision " << Ratio(score->correct, score->links) << ", recall "

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "common/lists/features.h"
 #include "common/lists/store_training.h"
 #include "common/site/page_file.h"
@@ -170,7 +171,9 @@ void PrintModel(const v1::GetListModelResponse& r) {
               static_cast<unsigned long long>(m.training_positives()));
   std::printf("  tree: %d nodes, %d leaves, depth %d (pruning alpha %g, min leaf %u)\n", m.nodes_size(), leaves,
               TreeDepth(m), m.pruning_alpha(), m.min_leaf());
-  std::printf("  created: %lld (unix ms)\n", static_cast<long long>(m.created_unix_ms()));
+  const std::string created =
+      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromUnixMillis(m.created_unix_ms()), absl::UTCTimeZone());
+  std::printf("  created: %s (%lld unix ms)\n", created.c_str(), static_cast<long long>(m.created_unix_ms()));
 }
 
 absl::Status Show(const ParsedArgs& a) {

@@ -118,6 +118,9 @@ TEST_F(DiscoverLinksCliTest, PrintsTheProductLinksOfHeldOutPages) {
   }
   EXPECT_EQ(found.size(), lines);  // distinct
   EXPECT_GE(found.size(), truth_.size() * 95 / 100) << found.size() << " of " << truth_.size();
+  // stderr says how many links and from which structures, with their verdicts.
+  EXPECT_NE(r.err.find(absl::StrCat(lines, " link(s); hot-list structures seen: ")), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  items: /html/body"), std::string::npos) << r.err;
   // --known leaves URLs out.
   const std::string known = dir_ + "/known.txt";
   ASSERT_TRUE(util::WriteFile(known, *found.begin() + "\n\n").ok());
@@ -241,7 +244,7 @@ TEST_F(DiscoverLinksCliTest, Errors) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("nothing-here"), std::string::npos) << r.err;
   // Usage errors.
-  for (const std::string args : {"--store " + Store(), "--store " + Store() + " --add " + Pages(),
+  for (const std::string& args : {"--store " + Store(), "--store " + Store() + " --add " + Pages(),
                                   "--store " + Store() + " --site shop " + Pages(), Pages()}) {
     r = Vertexctl("discover-links " + args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

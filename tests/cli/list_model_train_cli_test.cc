@@ -143,6 +143,12 @@ TEST(ListModelTrainCliTest, TrainShowAndListsOffline) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("tree: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("depth "), std::string::npos) << r.out;
+  // The creation time in UTC, e.g. "created: 2026-11-27T03:58:12Z (1795751694901 unix ms)".
+  const size_t created = r.out.find("created: 20");
+  ASSERT_NE(created, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(created + 13, 1), "-") << r.out;
+  EXPECT_EQ(r.out.substr(created + 28, 3), "Z (") << r.out;
+  EXPECT_NE(r.out.find(" unix ms)", created), std::string::npos) << r.out;
 
   r = Vertexctl("lists --store " + shop.store_dir + " --json " + shop.page_file);
   ASSERT_EQ(r.exit_code, 0) << r.err;
