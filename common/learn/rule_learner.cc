@@ -5,9 +5,11 @@
 #include <optional>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/html/document_order.h"
 #include "common/html/rendered_text.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
@@ -127,21 +129,12 @@ void AddToSite(size_t page, html::Node node, const std::string& value, std::vect
   it->values.push_back(value);
 }
 
-// Preorder rank of every node of `page`.
-std::map<const void*, size_t> PreorderRanks(const html::Page& page) {
-  std::map<const void*, size_t> rank;
-  const html::Node root = page.root();
-  size_t r = 0;
-  for (html::Node n = root; n; n = n.NextInDocument(root)) rank[n.raw()] = r++;
-  return rank;
-}
-
 // A partial annotation's values must be in page order: their nodes in
 // document order, values sharing a node in the order of its text.
 // InvalidArgument naming the page and attribute otherwise. `*last` is set to
 // the rank of the node of the last value.
 absl::Status CheckPartialOrder(const AttributeAnnotation& a, const html::Page& page, const ResolvedAnnotation& r,
-                               const std::map<const void*, size_t>& rank, size_t* last) {
+                               const absl::flat_hash_map<const void*, size_t>& rank, size_t* last) {
   size_t prev_rank = 0, prev_offset = 0;
   for (size_t k = 0; k < r.nodes.size(); ++k) {
     const size_t at = rank.at(r.nodes[k].raw());
@@ -174,10 +167,10 @@ absl::Status AddValueAnnotations(const RuleLearnInput& input, const std::vector<
     for (const std::string& v : resolved[i].not_found) pos->not_found.push_back(input.pages[p]->url() + ": " + v);
     if (!resolved[i].not_found.empty()) continue;  // the page's annotation is unusable
     pos->annotated[p] = true;
-    std::map<const void*, size_t> rank;
+    absl::flat_hash_map<const void*, size_t> rank;
     size_t last = 0;
     if (source[i]->partial) {
-      rank = PreorderRanks(*input.pages[p]);
+      rank = html::PreorderRanks(*input.pages[p]);
       VERTEX_RETURN_IF_ERROR(CheckPartialOrder(*source[i], *input.pages[p], resolved[i], rank, &last));
       pos->partial[p] = true;
     }

@@ -4,10 +4,12 @@
 #include <bit>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
+#include "common/html/document_order.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/rule/feature_selector.h"
@@ -522,12 +524,8 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
       // Ties on (precision,) support, spill, tail and distance go to the
       // sturdier set.
       const bool better_tie =
-          s.support == max_sup &&
-          (s.spill < min_spill ||
-           (s.spill == min_spill &&
-            (s.tail > max_tail ||
-             (s.tail == max_tail &&
-              (s.distance < min_dist || (s.distance == min_dist && fragility < min_fragility))))));
+          s.support == max_sup && std::make_tuple(s.spill, -static_cast<double>(s.tail), s.distance, fragility) <
+                                      std::make_tuple(min_spill, -static_cast<double>(max_tail), min_dist, min_fragility);
       if (!s.precise) {
         next_level.push_back(set);
         next_scores.push_back(s);
@@ -553,15 +551,12 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     std::vector<std::vector<int>> kept;
     for (size_t i = 0; i < next_level.size(); ++i) {
       const Score& s = next_scores[i];
-      if (!best.empty() &&
-          (s.support < max_sup ||
-           (s.support == max_sup && min_spill == 0 &&
-            (s.tail < max_tail ||
-             (s.tail == max_tail &&
-              (s.distance > min_dist ||
-               (s.distance == min_dist && fragility_of(next_level[i]) >= min_fragility))))))) {
-        continue;
-      }
+      const bool dominated =
+          s.support < max_sup ||
+          (s.support == max_sup && min_spill == 0 &&
+           std::make_tuple(-static_cast<double>(s.tail), s.distance, fragility_of(next_level[i])) >=
+               std::make_tuple(-static_cast<double>(max_tail), min_dist, min_fragility));
+      if (!best.empty() && dominated) continue;
       kept.push_back(next_level[i]);
     }
     // C_{k+1}: (k+1)-sets all of whose k-subsets are kept.
@@ -632,12 +627,11 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
 
 std::vector<html::Node> JudgedNodes(const ExamplePage& page, std::vector<html::Node> nodes) {
   if (!page.partial || page.positives.empty() || nodes.empty()) return nodes;
-  std::map<const void*, size_t> rank;
-  const html::Node root = page.page->root();
-  size_t r = 0;
-  for (html::Node n = root; n; n = n.NextInDocument(root)) rank[n.raw()] = r++;
+  const absl::flat_hash_map<const void*, size_t> rank = html::PreorderRanks(*page.page);
   size_t last = 0;
-  for (html::Node n : page.positives) last = std::max(last, rank[n.raw()]);
+  for (html::Node n : page.positives) {
+    if (auto it = rank.find(n.raw()); it != rank.end()) last = std::max(last, it->second);
+  }
   std::erase_if(nodes, [&](html::Node n) {
     auto it = rank.find(n.raw());
     return it == rank.end() || it->second > last;

@@ -52,6 +52,11 @@ UrlParts Split(std::string_view url) {
   return p;
 }
 
+// The normalised form of a split URL (NormalizeUrl).
+std::string Joined(const UrlParts& p) {
+  return p.ok ? absl::StrCat(p.scheme, "://", p.authority, p.path, p.query) : "";
+}
+
 // The first token of an element's class attribute ("" without one).
 std::string FirstClass(html::Node n) {
   const std::string_view c = n.attribute_view("class");
@@ -108,11 +113,11 @@ std::string AnchorText(html::Node a) {
 
 // The anchors of the hot-list inside `item` (their hrefs resolved against
 // the page URL, as Decode does, are among `urls`): (url, text), the url
-// resolved against the page's base URL (a <base> element), as a browser
-// would follow it.
+// resolved against `base`, the page's base URL (rule::PageBaseUrl: a <base>
+// element), as a browser would follow it.
 std::vector<std::pair<std::string, std::string>> ItemLinks(html::Node item, const html::Page& page,
+                                                           const std::string& base,
                                                            const absl::flat_hash_set<std::string>& urls) {
-  const std::string base = rule::PageBaseUrl(page);
   std::vector<std::pair<std::string, std::string>> out;
   for (html::Node n = item; n; n = n.NextInDocument(item)) {
     if (n.tag() != "a" || !n.has_attribute("href")) continue;
@@ -134,14 +139,17 @@ absl::Status AddHotList(const v1::ListSuggestion& s, const html::Page& page, siz
   if (!items.ok()) return items.status();
   const absl::flat_hash_set<std::string> urls(s.urls().begin(), s.urls().end());
   const UrlParts here = Split(page.url());
+  const std::string base = rule::PageBaseUrl(page);
   for (const html::Node& item : *items) {
-    StructureData& data = by_structure[Structure(item.parent(), item.tag())];
-    data.report.structure = Structure(item.parent(), item.tag());
+    std::string structure = Structure(item.parent(), item.tag());
+    StructureData& data = by_structure[structure];
+    data.report.structure = std::move(structure);
     data.pages.insert(index);
     data.report.expected_items += s.score();
-    for (const auto& [url, text] : ItemLinks(item, page, urls)) {
-      if (!Keep(Split(url), here, options)) continue;
-      data.links.push_back({index, NormalizeUrl(url), text, s.score()});
+    for (const auto& [url, text] : ItemLinks(item, page, base, urls)) {
+      const UrlParts link = Split(url);
+      if (!Keep(link, here, options)) continue;
+      data.links.push_back({index, Joined(link), text, s.score()});
     }
   }
   return absl::OkStatus();
@@ -287,11 +295,7 @@ absl::StatusOr<Discovery> DiscoverLinks(const v1::ListModel& model, const std::v
   return discoverer.Finish();
 }
 
-std::string NormalizeUrl(std::string_view url) {
-  const UrlParts p = Split(url);
-  if (!p.ok) return "";
-  return absl::StrCat(p.scheme, "://", p.authority, p.path, p.query);
-}
+std::string NormalizeUrl(std::string_view url) { return Joined(Split(url)); }
 
 std::string UrlHost(std::string_view url) {
   const UrlParts p = Split(url);

@@ -4,7 +4,10 @@
 #include <map>
 #include <tuple>
 
+#include "absl/container/flat_hash_map.h"
 #include "common/eval/score.h"
+#include "common/html/document_order.h"
+#include "common/html/page.h"
 #include "common/html/text.h"
 #include "common/learn/annotation.h"
 
@@ -36,14 +39,12 @@ std::string FormOnPage(const std::string& value, const html::Page& page) {
 std::vector<std::string> InPageOrder(std::vector<std::string> values, const html::Page& page) {
   const std::vector<learn::ResolvedAnnotation> r = learn::ResolveValues({{&page, values}});
   if (r.empty() || !r[0].not_found.empty() || r[0].nodes.size() != values.size()) return values;
-  std::map<const void*, size_t> rank;
-  const html::Node root = page.root();
-  size_t n = 0;
-  for (html::Node node = root; node; node = node.NextInDocument(root)) rank[node.raw()] = n++;
+  const absl::flat_hash_map<const void*, size_t> rank = html::PreorderRanks(page);
   std::vector<std::tuple<size_t, size_t, size_t>> keys;  // rank, offset in the text, index
   for (size_t i = 0; i < values.size(); ++i) {
     const size_t offset = html::FoldText(r[0].locations[i].text).find(html::FoldText(values[i]));
-    keys.emplace_back(rank[r[0].nodes[i].raw()], offset, i);
+    const auto at = rank.find(r[0].nodes[i].raw());
+    keys.emplace_back(at == rank.end() ? 0 : at->second, offset, i);
   }
   std::sort(keys.begin(), keys.end());
   std::vector<std::string> out;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/html/charset.h"
+#include "common/html/document_order.h"
 #include "common/html/nesting.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
@@ -86,6 +87,14 @@ TEST(PageTest, NextInDocumentWalksInXPathDocumentOrder) {
   size_t in_list = 0;
   for (Node n = list; n; n = n.NextInDocument(list)) ++in_list;
   EXPECT_EQ(in_list, 4u);  // ul, li, "d", li
+}
+
+TEST(PageTest, PreorderRanksFollowXPathDocumentOrder) {
+  Page page = MustParse("<div><p>a<b>b</b></p>c</div><ul><li>d</li><li></li></ul><i>e</i>");
+  const absl::flat_hash_map<const void*, size_t> rank = PreorderRanks(page);
+  const std::vector<Node> all = XPath::Compile("/html/descendant-or-self::node()").value().Select(page).value();
+  ASSERT_EQ(rank.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(rank.at(all[i].raw()), i) << i;
 }
 
 TEST(PageTest, UnknownTagsGetTheirOwnLowercaseNames) {

@@ -210,7 +210,9 @@ TEST(ListModelEngineTest, ErrorsNameTheirInput) {
 
 TEST_F(ListModelTest, SuggestListsRefusesAPageThatDoesNotParse) {
   LearningEngine engine(shop_->store.get(), {});
-  if (shop_->store->ListListModelVersions().value().empty()) ASSERT_TRUE(engine.TrainListModel({}).ok());
+  if (shop_->store->ListListModelVersions().value().empty()) {
+    ASSERT_TRUE(engine.TrainListModel({}).ok());
+  }
   v1::SuggestListsRequest suggest;
   suggest.set_url("http://x/empty");
   absl::Status s = engine.SuggestLists(suggest).status();
