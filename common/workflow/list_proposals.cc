@@ -35,11 +35,22 @@ struct Candidate {
   std::vector<std::string> folded;  // folded texts
 };
 
+// Whether `n`'s parent holds no text besides `n`'s: every other child that
+// gives its parent text (not a comment or processing instruction) is blank.
+// Then the parent's folded text is `n`'s.
+bool OnlyTextOfParent(html::Node n) {
+  for (html::Node c = n.parent().first_child(); c; c = c.next_sibling()) {
+    if (c == n || c.raw()->type == XML_COMMENT_NODE || c.raw()->type == XML_PI_NODE) continue;
+    if (!html::NormalizeSpace(c.RawText()).empty()) return false;
+  }
+  return true;
+}
+
 // The outermost element holding exactly `n`'s text (as ValueElements finds
-// values): a span item and its li compare alike.
+// values): a span item and its li compare alike. Siblings are looked at, not
+// the ancestors' whole texts, which made long lists quadratic.
 html::Node OutermostWithText(html::Node n) {
-  const std::string text = html::FoldText(n.RawText());
-  for (html::Node p = n.parent(); p && html::FoldText(p.RawText()) == text; p = p.parent()) n = p;
+  while (n.parent() && OnlyTextOfParent(n)) n = n.parent();
   return n;
 }
 
