@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/lists/list_finder.h"
 #include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
 #include "common/workflow/api.h"
@@ -49,6 +50,10 @@ int RunListModelEval(const std::vector<std::string>& args);
 int RunListModelTrain(const std::vector<std::string>& args);
 int RunListModelShow(const std::vector<std::string>& args);
 int RunLists(const std::vector<std::string>& args);
+// The list finder's feature set --features names (list-model train and
+// eval): paper+markup when absent; InvalidArgument naming the value when it
+// is neither paper nor paper+markup.
+absl::StatusOr<lists::FeatureSet> FeatureSetFlag(const ParsedArgs& args);
 // discover-links (discover_links_commands.cc).
 int RunDiscoverLinks(const std::vector<std::string>& args);
 

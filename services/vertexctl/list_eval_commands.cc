@@ -70,10 +70,7 @@ absl::Status ApplyModes(const ParsedArgs& a, lists::EvalOptions* o) {
 
 absl::StatusOr<lists::EvalOptions> EvalOptionsFromFlags(const ParsedArgs& a) {
   lists::EvalOptions o;
-  const std::string features = a.String("features", lists::FeatureSetName(o.train.features));
-  if (!lists::ParseFeatureSet(features, &o.train.features)) {
-    return absl::InvalidArgumentError("--features '" + features + "': expected paper or paper+markup");
-  }
+  VERTEX_ASSIGN_OR_RETURN(o.train.features, FeatureSetFlag(a));
   VERTEX_RETURN_IF_ERROR(ApplyModes(a, &o));
   VERTEX_ASSIGN_OR_RETURN(int64_t max_inputs, a.Int("max-inputs", o.max_inputs, 1, 100));
   o.max_inputs = static_cast<int>(max_inputs);

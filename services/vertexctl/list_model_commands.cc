@@ -3,7 +3,6 @@
 // (the TrainListModel call) or from a problem set, the stored models, and
 // the lists a model finds on pages (SuggestLists), offline (--store) or
 // through the learning service (--server).
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -78,15 +77,6 @@ constexpr char kListsUsage[] =
     "page (a file, or a directory of *.htm/*.html), best first: the items' texts and, for\n"
     "hot-lists, their links.\n";
 
-absl::StatusOr<lists::FeatureSet> FeatureSetFlag(const ParsedArgs& a) {
-  lists::FeatureSet set = lists::FeatureSet::kPaperAndMarkup;
-  const std::string name = a.String("features", lists::FeatureSetName(set));
-  if (!lists::ParseFeatureSet(name, &set)) {
-    return absl::InvalidArgumentError("--features '" + name + "': expected paper or paper+markup");
-  }
-  return set;
-}
-
 void PrintTrained(const v1::TrainListModelResponse& r) {
   std::printf("stored list model version %lld (%s): %s\n", static_cast<long long>(r.model().version()),
               r.model().feature_set().c_str(), r.model().trained_from().c_str());
@@ -94,11 +84,6 @@ void PrintTrained(const v1::TrainListModelResponse& r) {
               static_cast<unsigned long long>(r.model().training_nodes()),
               static_cast<unsigned long long>(r.model().training_positives()), r.model().nodes_size());
   for (const std::string& line : r.report()) std::printf("  %s\n", line.c_str());
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 // --problems: trains on the problem set and stores the model in --store.
@@ -114,7 +99,7 @@ absl::StatusOr<v1::TrainListModelResponse> TrainFromProblems(const ParsedArgs& a
   options.features = features;
   VERTEX_ASSIGN_OR_RETURN(lists::StoreTrainingResult result,
                           lists::TrainListModelFromProblems(backend.store.get(), a.String("problems", ""), options,
-                                                            NowMs()));
+                                                            absl::ToUnixMillis(absl::Now())));
   v1::TrainListModelResponse response;
   *response.mutable_model() = std::move(result.model);
   response.set_pages(result.pages);
@@ -246,6 +231,15 @@ int RunWithFlags(const char* command, const std::vector<std::string>& args, cons
 }
 
 }  // namespace
+
+absl::StatusOr<lists::FeatureSet> FeatureSetFlag(const ParsedArgs& a) {
+  lists::FeatureSet set = lists::FeatureSet::kPaperAndMarkup;
+  const std::string name = a.String("features", lists::FeatureSetName(set));
+  if (!lists::ParseFeatureSet(name, &set)) {
+    return absl::InvalidArgumentError("--features '" + name + "': expected paper or paper+markup");
+  }
+  return set;
+}
 
 int RunListModelTrain(const std::vector<std::string>& args) {
   return RunWithFlags("list-model train", args, TrainFlags(), kListModelUsage, Train);
