@@ -12,6 +12,7 @@
 
 #include "absl/strings/ascii.h"
 #include "common/html/charset.h"
+#include "common/html/libxml_builder.h"
 #include "common/html/nesting.h"
 #include "common/html/text.h"
 
@@ -110,6 +111,23 @@ uint32_t TagToken(std::string_view name) {
     h *= 16777619u;
   }
   return h & ~TagSink::kEndTag;
+}
+
+std::string_view PageBuilderName(PageBuilder builder) {
+  switch (builder) {
+    case PageBuilder::kGumbo:
+      return "gumbo";
+    case PageBuilder::kLibxml2:
+      return "libxml2";
+  }
+  return "gumbo";
+}
+
+absl::StatusOr<PageBuilder> PageBuilderFromName(std::string_view name) {
+  if (name == "gumbo") return PageBuilder::kGumbo;
+  if (name == "libxml2") return PageBuilder::kLibxml2;
+  return absl::InvalidArgumentError("unknown page builder '" + std::string(name) +
+                                    "': expected gumbo or libxml2");
 }
 
 // ---- Node ----
@@ -279,6 +297,18 @@ absl::StatusOr<Page> Parser::Parse(std::string_view bytes, std::string url,
   }
   DecodedText text = DecodeToUtf8(bytes, http_content_type);
   if (absl::Status s = PreScan(text.utf8(), url); !s.ok()) return s;
+  if (options_.builder == PageBuilder::kLibxml2) {
+    Page page;
+    absl::StatusOr<BuiltDocument> built = BuildWithLibxml2(text.utf8(), url, options_, sink);
+    if (!built.ok()) return built.status();
+    page.doc_ = built->doc;
+    page.node_count_ = built->node_count;
+    page.depth_ = built->depth;
+    page.url_ = std::move(url);
+    page.encoding_ = std::move(text.encoding);
+    page.replacements_ = text.replacements;
+    return page;
+  }
 
   const GumboOptions gumbo_options = GumboOptionsFor(&arena_);
   GumboOutput* output =

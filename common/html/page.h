@@ -102,7 +102,27 @@ class Node {
   _xmlNode* node_ = nullptr;
 };
 
+// Which HTML parser builds a Page. Both give the same node model (lowercase
+// element names, attributes, text; no comments, doctype or processing
+// instructions) but may shape a malformed page differently (Gumbo follows
+// HTML5's tree construction: implied <tbody>, adoption agency; libxml2's
+// HTML parser is HTML4-era), so rules and signatures learnt with one builder
+// are applied with the same one: a site's builder is stored with it
+// (SiteSettings.page_builder).
+enum class PageBuilder {
+  kGumbo,    // Gumbo (HTML5) -> libxml2 mirror
+  kLibxml2,  // libxml2's own HTML parser (htmlCtxtReadMemory), no mirror
+};
+
+// "gumbo" / "libxml2".
+std::string_view PageBuilderName(PageBuilder builder);
+// The inverse of PageBuilderName; InvalidArgument naming the choices
+// otherwise.
+absl::StatusOr<PageBuilder> PageBuilderFromName(std::string_view name);
+
 struct ParseOptions {
+  // The parser that builds the page (see PageBuilder).
+  PageBuilder builder = PageBuilder::kGumbo;
   // Pages larger than this many bytes are refused (ResourceExhausted).
   size_t max_page_bytes = 8 * 1024 * 1024;
   // Documents nesting deeper than this are refused (ResourceExhausted).
