@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "common/demo/site_generator.h"
 #include "common/html/page.h"
 #include "common/html/serialize.h"
@@ -218,6 +219,18 @@ TEST(Libxml2BuilderTest, DropsCommentsProcessingInstructionsAndTheDoctype) {
   ASSERT_EQ(script.size(), 1u);
   EXPECT_TRUE(script[0].is_text());
   EXPECT_EQ(script[0].RawText(), "if (a<b) x = '</p>';");
+}
+
+TEST(Libxml2BuilderTest, ElementAndAttributeNamesAreLowercase) {
+  const Page page = MustParseWith(PageBuilder::kLibxml2,
+                                  "<DIV CLASS='A' Data-X=1><My-Widget ID=w>x</My-Widget><SPAN>s</SPAN></DIV>");
+  for (Node n = page.root(); n; n = n.NextInDocument(page.root())) {
+    if (!n.is_element()) continue;
+    EXPECT_EQ(std::string(n.tag()), absl::AsciiStrToLower(std::string(n.tag())));
+    for (const auto& [name, value] : AttributeAxis(n)) EXPECT_EQ(name, absl::AsciiStrToLower(name));
+  }
+  EXPECT_EQ(String(page, "string(//div[@class='A']/@data-x)"), "1");
+  EXPECT_EQ(String(page, "string(//my-widget[@id='w'])"), "x");
 }
 
 TEST(Libxml2BuilderTest, CountsNodesAndDepthAndReportsBalancedTags) {
