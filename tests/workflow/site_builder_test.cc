@@ -17,6 +17,7 @@
 #include "common/workflow/learning_engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/table_site.h"
 
 namespace vertex::workflow {
 namespace {
@@ -24,54 +25,10 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-constexpr int kPages = 8;
-
-// Page i of a product site whose specifications sit in a table without
-// <tbody>: Gumbo inserts one, libxml2's HTML parser does not.
-std::string TablePage(int i) {
-  return absl::StrCat(
-      "<html><head><title>Item ", i, "</title></head><body>\n<div id=\"main\"><h1 class=\"name\">Widget model ", i,
-      "</h1>\n<table class=\"specs\">\n<tr><th>Maker</th><td>Maker", i * 7 % 5, " Works ", i, "</td></tr>\n",
-      "<tr><th>Weight</th><td>", 3 + i, " kg</td></tr>\n</table>\n<p>Ships in ", 1 + i % 3,
-      " days.</p></div></body></html>");
-}
-
-std::string TableUrl(int i) { return absl::StrCat("http://tables.example/item/", 100 + i, ".html"); }
-
-struct TableSite {
-  std::vector<ClientPage> pages;
-  eval::GroundTruth truth;
-  v1::Schema schema_proto;
-};
-
-TableSite MakeTableSite() {
-  TableSite site;
-  site.truth.vertical = "spec";
-  site.truth.site = "tables";
-  site.truth.attributes = {"maker", "name"};
-  for (int i = 0; i < kPages; ++i) {
-    const std::string id = absl::StrCat("p", i);
-    site.pages.push_back({id + ".htm", TableUrl(i), TablePage(i)});
-    site.truth.pages[id]["name"] = {absl::StrCat("Widget model ", i)};
-    site.truth.pages[id]["maker"] = {absl::StrCat("Maker", i * 7 % 5, " Works ", i)};
-  }
-  site.schema_proto.set_vertical("spec");
-  for (const char* name : {"name", "maker"}) {
-    v1::AttributeSchema* a = site.schema_proto.add_attributes();
-    a->set_name(name);
-    a->set_mandatory(true);
-  }
-  return site;
-}
-
-// Whether the libxml2 builder is implemented (branch `builder`); the tests
-// that need it skip with a message otherwise.
-bool Libxml2Available() {
-  html::ParseOptions o;
-  o.builder = html::PageBuilder::kLibxml2;
-  html::Parser parser(o);
-  return parser.Parse("<p>x</p>", "http://x.example/").ok();
-}
+using test_support::kTablePages;
+using test_support::Libxml2Available;
+using test_support::MakeTableSite;
+using test_support::TableSite;
 
 size_t CountTbody(html::PageBuilder builder, const std::string& bytes) {
   html::ParseOptions o;
@@ -242,7 +199,7 @@ TEST_F(SiteBuilderTest, TheStoredBuilderIsKeptAndRefusedToChangeUnderPages) {
   }
   EXPECT_EQ(Stored("t"), v1::PAGE_BUILDER_GUMBO);
   EXPECT_EQ(store_->GetSite("t")->updated_unix_ms(), updated);
-  EXPECT_EQ(store_->GetSampleState("t")->urls_size(), kPages);
+  EXPECT_EQ(store_->GetSampleState("t")->urls_size(), kTablePages);
   // A server whose default changed does not change the site.
   LearningEngineOptions libxml2_default;
   libxml2_default.cluster.parse.builder = html::PageBuilder::kLibxml2;
