@@ -271,6 +271,8 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
 absl::Status Parser::PreScan(std::string_view utf8, const std::string& url) const {
   const PreScanResult scan =
       PreScanStructure(utf8, {.max_depth = options_.max_depth, .max_attributes = options_.max_attributes});
+  if (scan.over == PreScanResult::Over::kNone) return absl::OkStatus();
+  // Only for the error: LineAt counts the lines up to the offset.
   const std::string where = "<" + scan.tag + "> at line " + std::to_string(LineAt(utf8, scan.offset_over_limit)) +
                             ", byte " + std::to_string(scan.offset_over_limit);
   switch (scan.over) {
