@@ -25,8 +25,8 @@ inline constexpr int kTablePages = 8;
 inline std::string TablePage(int i) {
   return absl::StrCat(
       "<html><head><title>Item ", i, "</title></head><body>\n<div id=\"main\"><h1 class=\"name\">Widget model ", i,
-      "</h1>\n<table class=\"specs\">\n<tr><th>Maker</th><td>Maker", i * 7 % 5, " Works ", i, "</td></tr>\n",
-      "<tr><th>Weight</th><td>", 3 + i, " kg</td></tr>\n</table>\n<p>Ships in ", 1 + i % 3,
+      "</h1>\n<table id=\"specs\">\n<tr><td>Maker", i * 7 % 5, " Works ", i, "</td><td>", 3 + i, " kg</td></tr>\n",
+      "<tr><td>", 10 + i, " cm</td><td>", 20 + i, " cm</td></tr>\n</table>\n<p>Ships in ", 1 + i % 3,
       " days.</p></div></body></html>");
 }
 

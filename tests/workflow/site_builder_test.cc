@@ -239,9 +239,11 @@ TEST_F(SiteBuilderTest, AnOldSiteWithoutBuilderIsGumbo) {
 }
 
 // Learns the table site registered with `builder` through the APIs (one
-// page annotated per cluster) and checks every page's record.
+// page annotated per cluster) and checks every page's record; the
+// cluster's signature in `signature`.
 void LearnAndExtract(LearningEngine& learning, ExtractionEngine& extraction, store::RuleStore& store,
-                     const TableSite& site, const std::string& name, v1::PageBuilder builder) {
+                     const TableSite& site, const std::string& name, v1::PageBuilder builder,
+                     std::string* signature) {
   SCOPED_TRACE(name);
   ApiRunOptions options;
   options.max_pages = 1;
@@ -253,6 +255,7 @@ void LearnAndExtract(LearningEngine& learning, ExtractionEngine& extraction, sto
       RunSiteThroughApi(learning, extraction, name, *schema, site.pages, site.truth, options);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->sample.clusters_size(), 1);
+  *signature = report->sample.clusters(0).signature();
   EXPECT_EQ(report->sample.settings().page_builder(), builder);
   ASSERT_EQ(report->records.size(), site.pages.size());
   for (size_t i = 0; i < site.pages.size(); ++i) {
@@ -280,8 +283,13 @@ TEST_F(SiteBuilderTest, EachBuilderLearnsAndExtractsWithItsOwnTree) {
   // The two builders shape the page differently.
   EXPECT_EQ(CountTbody(html::PageBuilder::kGumbo, site_.pages[0].bytes), 1u);
   EXPECT_EQ(CountTbody(html::PageBuilder::kLibxml2, site_.pages[0].bytes), 0u);
-  LearnAndExtract(*learning_, *extraction_, *store_, site_, "tables-libxml2", v1::PAGE_BUILDER_LIBXML2);
-  LearnAndExtract(*learning_, *extraction_, *store_, site_, "tables-gumbo", v1::PAGE_BUILDER_GUMBO);
+  std::string libxml2_signature, gumbo_signature;
+  LearnAndExtract(*learning_, *extraction_, *store_, site_, "tables-libxml2", v1::PAGE_BUILDER_LIBXML2,
+                  &libxml2_signature);
+  LearnAndExtract(*learning_, *extraction_, *store_, site_, "tables-gumbo", v1::PAGE_BUILDER_GUMBO, &gumbo_signature);
+  // The tag sequences differ (tbody), so do the signatures: a page built
+  // with the other builder would not be covered (matched_by "nearest").
+  EXPECT_NE(libxml2_signature, gumbo_signature);
   // Extract with no site named routes by URL; both sites match these URLs,
   // and the first (tables-gumbo) parses with its own builder.
   v1::ExtractRequest request;
