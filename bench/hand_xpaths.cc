@@ -20,7 +20,7 @@ struct Field {
 
 constexpr Field kSwde[] = {
     {"title", "//div[contains(@class, 'details')]/h2/text()"},
-    {"author", "substring-after(normalize-space(//h3[@class='author']), 'by ')"},
+    {"author", "//h3[@class='author']/a/text()"},
     {"isbn_13", "//ul[@class='overview-details']/li[strong='ISBN-13']/text()"},
     {"publisher", "//ul[@class='overview-details']/li[strong='Publisher']/text()"},
     {"publication_date", "//ul[@class='overview-details']/li[strong='Date']/text()"},

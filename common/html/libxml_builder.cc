@@ -6,9 +6,13 @@
 // - Element and attribute names come out lowercase (htmlParseHTMLName);
 //   the walk lowercases any element name that does not, through the
 //   document dictionary.
-// - Pages are read in place with htmlCtxtReadDoc (see ReadDocument); a
-//   static input buffer (xmlParserInputBufferCreateStatic +
-//   xmlNewIOInputStream) made 2.9.14 read parts of a page twice.
+// - htmlCtxtReadMemory copies the page into an input buffer (7% of an
+//   extraction in the profile, nearly all of it malloc consolidating the
+//   previous page's frees on that large request). Reading in place
+//   (htmlCtxtReadDoc over a reused NUL-terminated copy) measured no faster
+//   in the paired benchmark: the consolidation moves to the next large
+//   allocation. A static input buffer (xmlParserInputBufferCreateStatic)
+//   made 2.9.14 read parts of a page twice.
 // - Without XML_PARSE_HUGE the tree builder halts the parse at 256 open
 //   elements (nodePush, xmlParserMaxDepth), silently truncating the page;
 //   with it there is no depth limit, so ParseOptions.max_depth (checked by
@@ -248,25 +252,6 @@ htmlParserCtxtPtr ThreadContext() {
   return ctxt.get();
 }
 
-// The per-thread NUL-terminated copy of the page libxml2 reads in place;
-// its capacity is kept between pages up to kKeptInputBytes.
-constexpr size_t kKeptInputBytes = 1 << 20;
-
-// The document of `utf8`. htmlCtxtReadMemory copies the page into an input
-// buffer grown from 8 KB (7% of an extraction in the profile: the large
-// allocation is where malloc consolidates the previous page's frees);
-// htmlCtxtReadDoc reads a NUL-terminated string in place, so a page
-// without NUL bytes goes that way, over a reused copy.
-xmlDocPtr ReadDocument(htmlParserCtxtPtr ctxt, std::string_view utf8) {
-  if (std::memchr(utf8.data(), 0, utf8.size()) != nullptr) {
-    return htmlCtxtReadMemory(ctxt, utf8.data(), static_cast<int>(utf8.size()), nullptr, "UTF-8", kHtmlOptions);
-  }
-  thread_local std::string text;
-  if (text.capacity() > kKeptInputBytes && utf8.size() <= kKeptInputBytes) std::string().swap(text);
-  text.assign(utf8.data(), utf8.size());
-  return htmlCtxtReadDoc(ctxt, BAD_CAST text.c_str(), nullptr, "UTF-8", kHtmlOptions);
-}
-
 }  // namespace
 
 absl::StatusOr<BuiltDocument> BuildWithLibxml2(std::string_view utf8, const std::string& url,
@@ -276,7 +261,8 @@ absl::StatusOr<BuiltDocument> BuildWithLibxml2(std::string_view utf8, const std:
   }
   htmlParserCtxtPtr ctxt = ThreadContext();
   if (ctxt == nullptr) return absl::ResourceExhaustedError("page '" + url + "': no libxml2 parser context");
-  DocPtr doc(ReadDocument(ctxt, utf8));
+  DocPtr doc(htmlCtxtReadMemory(ctxt, utf8.data(), static_cast<int>(utf8.size()), nullptr, "UTF-8",
+                                kHtmlOptions));
   htmlCtxtReset(ctxt);  // releases the page's input copy now, not at the next page
   if (doc == nullptr) {
     // libxml2 builds no document for input with no markup at all (e.g.
