@@ -13,7 +13,11 @@
 //   load_gen sweep  peak stream throughput over concurrency 1, 2, 4, then
 //                   unary latency at half of that peak, against the
 //                   targets (RPC peak >= 0.8 x in-process 2-thread rate;
-//                   p99 <= 10 ms at half of peak).
+//                   p99 <= 10 ms at half of peak), and two streams at the
+//                   same half-peak rate right after: the server's CPU per
+//                   page of unary against streamed pages at one rate (a
+//                   server at half load spends more CPU per page than at
+//                   peak, whatever the call kind).
 //
 // Latency is measured per page from the write of its request (closed
 // loop), or from its scheduled time (--rate: open loop, so a slow server
@@ -100,8 +104,9 @@ constexpr char kUsage[] =
     "         p50/p90/p99/max, errors, client CPU; before and after it, the in-process extraction rate\n"
     "         on 2 threads on the same pages, and the ratio RPC / in-process; a last line 'JSON {...}'\n"
     "  sweep  stream mode at concurrency 1, 2 and 4 (the best is the peak), then unary mode at half\n"
-    "         of the peak rate on 4 workers; prints both against the targets (RPC peak >= 0.8 x the\n"
-    "         in-process 2-thread rate; p99 <= 10 ms at half of peak) and a last line 'JSON {...}'\n"
+    "         of the peak rate on 4 workers and 2 streams at that rate; prints them against the targets\n"
+    "         (RPC peak >= 0.8 x the in-process 2-thread rate; p99 <= 10 ms at half of peak), the server\n"
+    "         CPU per page of unary vs stream at that rate, and a last line 'JSON {...}'\n"
     "  soak   a steady load on one or more servers for --duration seconds, sampling the resident\n"
     "         memory (VmRSS) and open file descriptors of the given processes; prints them over time,\n"
     "         start / after warm-up / end / max, and whether they stayed flat (exit 1 when not)\n"
@@ -136,9 +141,10 @@ constexpr char kSweepUsage[] =
     "usage: load_gen sweep --server HOST:PORT --site NAME --pages DIR (--store DIR | --schema FILE)\n"
     "                      [--seconds S] [--window W] [--server-pid PID]\n"
     "As run, with the loads chosen: stream mode at concurrency 1, 2 and 4 (closed loop; the best\n"
-    "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers. Prints each load,\n"
-    "the in-process 2-thread rate before and after, and the two targets: RPC peak >= 0.8 x in-process\n"
-    "2-thread rate; p99 <= 10 ms at half of peak.\n";
+    "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers, then 2 streams at\n"
+    "that rate. Prints each load, the in-process 2-thread rate before and after, the two targets: RPC\n"
+    "peak >= 0.8 x in-process 2-thread rate; p99 <= 10 ms at half of peak; and the server's CPU per\n"
+    "page of the unary load against the streams at the same rate (needs --server-pid).\n";
 
 constexpr char kSoakUsage[] =
     "usage: load_gen soak --server HOST:PORT[,HOST:PORT...] --site NAME --pages DIR --pid NAME=PID[,...]\n"
@@ -922,6 +928,7 @@ struct SweepResult {
   std::vector<LoadResult> stream;  // concurrency 1, 2, 4
   size_t peak = 0;                 // index into stream
   LoadResult half;                 // unary at half of the peak
+  LoadResult half_stream;          // 2 streams at the same rate
   Ratios ratios;                   // of the peak
 };
 
@@ -936,6 +943,17 @@ void PrintTargets(const SweepResult& s) {
       "target latency:    unary at %.1f pages/s (half of peak), concurrency 4: p50 %.2f ms, p99 %.2f ms "
       "(target p99 <= %.0f ms): %s\n",
       s.half.rate, s.half.p50, s.half.p99, kP99TargetMs, s.half.p99 <= kP99TargetMs ? "met" : "MISSED");
+  std::printf("same rate, streamed: 2 streams at %.1f pages/s: p50 %.2f ms, p99 %.2f ms\n", s.half_stream.rate,
+              s.half_stream.p50, s.half_stream.p99);
+  const CpuUse& u = s.half.cpu;
+  const CpuUse& t = s.half_stream.cpu;
+  if (u.server >= 0 && t.server >= 0) {
+    std::printf("server CPU per page at half of peak: unary %.2f ms, stream %.2f ms (unary - stream %+.2f ms); "
+                "at the stream peak %.2f ms\n",
+                CpuUse::MsPerPage(u.server, s.half.answered), CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(u.server, s.half.answered) - CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(s.stream[s.peak].cpu.server, s.stream[s.peak].answered));
+  }
 }
 
 void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult& before, const InProcessResult& after,
@@ -950,6 +968,8 @@ void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult
   WriteRatiosJson(s.ratios, w);
   w.Key("half_peak");
   WriteLoadJson(s.half, w);
+  w.Key("half_peak_stream");
+  WriteLoadJson(s.half_stream, w);
   w.Key("throughput_target_met").Bool(s.ratios.rate >= kThroughputTarget);
   w.Key("p99_target_met").Bool(s.half.p99 <= kP99TargetMs).EndObject();
   std::printf("JSON %s\n", w.str().c_str());
@@ -969,6 +989,7 @@ absl::Status Sweep(const ParsedArgs& a) {
     return absl::UnavailableError("no page was answered in stream mode: " + peak.first_error);
   }
   s.half = MeasureLoad(t, loaded, {"unary", 4, peak.pages_per_second / 2});
+  s.half_stream = MeasureLoad(t, loaded, {"stream", 2, peak.pages_per_second / 2});
   const InProcessResult after = MeasureInProcess(t, loaded, "after");
   std::printf("peak: stream, concurrency %d\n", peak.concurrency);
   s.ratios = Compare(peak, before, after);
