@@ -330,6 +330,10 @@ case "$cmd" in
         "$BUILD/bench/load_gen" scale --target "$target" --replica "$(IFS=,; echo "${replicas[*]:0:$n}")" \
           --site booksamillion --pages "$swde/book/booksamillion" "${store_flag[@]}" || status=$?
       done
+      # The name form a Kubernetes client uses (dns:///SERVICE:PORT), here on the first replica's port.
+      echo "== dns:///localhost:${addrs[0]##*:} (the first replica, by name)"
+      "$BUILD/bench/load_gen" scale --target "dns:///localhost:${addrs[0]##*:}" --replica "${replicas[0]}" \
+        --site booksamillion --pages "$swde/book/booksamillion" --seconds 3 || status=$?
       stop_servers || status=1
       exit "$status"
     fi
