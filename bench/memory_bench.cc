@@ -535,7 +535,10 @@ void WritePageJson(const std::string& what, const PageMemory& m, util::JsonWrite
 }
 
 absl::Status PageMode(const ParsedArgs& a) {
-  VERTEX_ASSIGN_OR_RETURN(const BenchSite site, LoadBenchSite(a.Has("demo")));
+  VERTEX_ASSIGN_OR_RETURN(BenchSite site, LoadBenchSite(a.Has("demo")));
+  // The builder the rules are learnt and applied with (the clustering is
+  // the default builder's).
+  VERTEX_ASSIGN_OR_RETURN(site.options.parse.builder, html::PageBuilderFromName(a.String("builder", "gumbo")));
   workflow::PagePool pool(site.clustering, site.options.parse);
   VERTEX_ASSIGN_OR_RETURN(const LearntRules learnt, LearnSiteRules(site, pool));
   VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor extractor,
@@ -543,7 +546,7 @@ absl::Status PageMode(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(std::vector<workflow::ClientPage> pages,
                           workflow::ReadClientPages({site.files.front()}, html::ParseOptions().max_page_bytes));
   const workflow::ClientPage& typical = pages.front();
-  html::Parser parser;
+  html::Parser parser(site.options.parse);
   const size_t limit = parser.options().max_page_bytes;
   const std::string large = Enlarged(typical.bytes, limit);
   std::printf("%s: %zu rules; page builder %s; limit %zu bytes\n", site.name.c_str(), learnt.rules.size(),
@@ -591,7 +594,11 @@ int Main(int argc, char** argv) {
        {"process"},
        DriveMode},
       {"rules", {{"store", "DIR", "the RocksDB store (not open in another process)"}}, {"store"}, Rules},
-      {"page", {{"demo", "", "the demo shop even when SWDE is present"}}, {}, PageMode},
+      {"page",
+       {{"demo", "", "the demo shop even when SWDE is present"},
+        {"builder", "NAME", "the page builder, gumbo or libxml2 (default gumbo)"}},
+       {},
+       PageMode},
   };
   for (const Mode& m : modes) {
     if (args[0] != m.name) continue;
