@@ -12,6 +12,9 @@
 //       site's rules are loaded) and reports each process's VmRSS before
 //       and after and VmHWM (/proc/PID/status). NAME_empty beside NAME: the
 //       same process kind over an empty store, and the difference.
+//   memory_bench rules --store DIR
+//       the heap the compiled rules of every site of the store take when
+//       loaded as the extraction engine loads them, counted exactly.
 //   memory_bench page
 //       per-page peak memory of Parser::Parse + SiteExtractor::Extract on
 //       the largest page allowed (ParseOptions::max_page_bytes: the site's
@@ -147,6 +150,7 @@ constexpr char kUsage[] =
     "usage: memory_bench store|drive|page [flags]   (memory_bench MODE --help for its flags)\n"
     "  store  write N sites x C clusters of rules (copies of the learnt demo shop) into a RocksDB store\n"
     "  drive  Extract calls to every site of running servers; each process's VmRSS and VmHWM\n"
+    "  rules  the heap the compiled rules of every site of a store take (counted exactly)\n"
     "  page   per-page peak memory of parse + extraction: the largest allowed page and a typical one\n";
 
 // Bytes as MB with one decimal.
@@ -280,11 +284,38 @@ absl::Status Store(const ParsedArgs& a) {
   }
   std::printf(
       "store %s: %lld sites x %lld clusters = %lld rules (copies of %zu learnt demo-shop rules, %d-%d attributes "
-      "each); learnt in %.1f s, written in %.1f s; %.1f MB on disk\n",
+      "and %zu-%zu page snapshots each); learnt in %.1f s, written in %.1f s; %.1f MB on disk\n",
       dir.c_str(), static_cast<long long>(sites), static_cast<long long>(clusters),
       static_cast<long long>(sites * clusters), templates.size(), templates.front().rule.attributes_size(),
-      templates.back().rule.attributes_size(), absl::ToDoubleSeconds(learnt_at - start),
+      templates.back().rule.attributes_size(), templates.front().snapshots.size(), templates.back().snapshots.size(),
+      absl::ToDoubleSeconds(learnt_at - start),
       absl::ToDoubleSeconds(absl::Now() - learnt_at), bytes / 1e6);
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------- rules
+
+// The heap the compiled rules of every site of the store take in this
+// process (workflow::LoadSiteExtractor, as the extraction engine loads a
+// site), counted exactly, against the RSS the servers showed.
+absl::Status Rules(const ParsedArgs& a) {
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(a.String("store", "")));
+  VERTEX_ASSIGN_OR_RETURN(const std::vector<std::string> names, store->ListSites());
+  const int64_t before = g_all_live.load(), xml_before = g_xml_live.load();
+  std::vector<extract::SiteExtractor> extractors;
+  size_t rules = 0;
+  for (const std::string& site : names) {
+    absl::StatusOr<extract::SiteExtractor> e = workflow::LoadSiteExtractor(*store, site);
+    if (!e.ok()) continue;  // a site without rules
+    rules += e->rules().size();
+    extractors.push_back(*std::move(e));
+  }
+  const int64_t bytes = g_all_live.load() - before;
+  std::printf("compiled rules of %zu sites (%zu rules): %.1f MB of heap (%.1f KB per rule; libxml2's share %.1f MB)\n",
+              extractors.size(), rules, Mb(bytes), rules > 0 ? bytes / 1024.0 / rules : 0.0,
+              Mb(g_xml_live.load() - xml_before));
+  std::printf("JSON {\"command\":\"rules\",\"sites\":%zu,\"rules\":%zu,\"heap_mb\":%.2f}\n", extractors.size(), rules,
+              Mb(bytes));
   return absl::OkStatus();
 }
 
@@ -504,7 +535,10 @@ void WritePageJson(const std::string& what, const PageMemory& m, util::JsonWrite
 }
 
 absl::Status PageMode(const ParsedArgs& a) {
-  VERTEX_ASSIGN_OR_RETURN(const BenchSite site, LoadBenchSite(a.Has("demo")));
+  VERTEX_ASSIGN_OR_RETURN(BenchSite site, LoadBenchSite(a.Has("demo")));
+  // The builder the rules are learnt and applied with (the clustering is
+  // the default builder's).
+  VERTEX_ASSIGN_OR_RETURN(site.options.parse.builder, html::PageBuilderFromName(a.String("builder", "gumbo")));
   workflow::PagePool pool(site.clustering, site.options.parse);
   VERTEX_ASSIGN_OR_RETURN(const LearntRules learnt, LearnSiteRules(site, pool));
   VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor extractor,
@@ -512,7 +546,7 @@ absl::Status PageMode(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(std::vector<workflow::ClientPage> pages,
                           workflow::ReadClientPages({site.files.front()}, html::ParseOptions().max_page_bytes));
   const workflow::ClientPage& typical = pages.front();
-  html::Parser parser;
+  html::Parser parser(site.options.parse);
   const size_t limit = parser.options().max_page_bytes;
   const std::string large = Enlarged(typical.bytes, limit);
   std::printf("%s: %zu rules; page builder %s; limit %zu bytes\n", site.name.c_str(), learnt.rules.size(),
@@ -559,7 +593,12 @@ int Main(int argc, char** argv) {
         {"idle-seconds", "S", "then the CPU each process spends idle over S seconds (default 10)"}},
        {"process"},
        DriveMode},
-      {"page", {{"demo", "", "the demo shop even when SWDE is present"}}, {}, PageMode},
+      {"rules", {{"store", "DIR", "the RocksDB store (not open in another process)"}}, {"store"}, Rules},
+      {"page",
+       {{"demo", "", "the demo shop even when SWDE is present"},
+        {"builder", "NAME", "the page builder, gumbo or libxml2 (default gumbo)"}},
+       {},
+       PageMode},
   };
   for (const Mode& m : modes) {
     if (args[0] != m.name) continue;

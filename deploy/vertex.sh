@@ -330,13 +330,18 @@ case "$cmd" in
         "$BUILD/bench/load_gen" scale --target "$target" --replica "$(IFS=,; echo "${replicas[*]:0:$n}")" \
           --site booksamillion --pages "$swde/book/booksamillion" "${store_flag[@]}" || status=$?
       done
+      # The name form a Kubernetes client uses (dns:///SERVICE:PORT), here on the first replica's port.
+      echo "== dns:///localhost:${addrs[0]##*:} (the first replica, by name)"
+      "$BUILD/bench/load_gen" scale --target "dns:///localhost:${addrs[0]##*:}" --replica "${replicas[0]}" \
+        --site booksamillion --pages "$swde/book/booksamillion" --seconds 3 || status=$?
       stop_servers || status=1
       exit "$status"
     fi
     if [ "${1:-}" = "memory" ]; then
       # bench memory: a store of 100 sites x 20 clusters of rules (memory_bench store), served by
       # vertexd and an extraction replica, and the same two over an empty store; every site called
-      # (memory_bench drive): VmRSS and VmHWM of each; then per-page peak memory (memory_bench page).
+      # (memory_bench drive): VmRSS and VmHWM of each, and their idle CPU; then the heap of the compiled
+      # rules counted exactly (memory_bench rules) and per-page peak memory (memory_bench page).
       build --target memory_bench vertexd vertex-extraction
       tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_memory.XXXXXX")"
       pids=""
@@ -357,6 +362,7 @@ case "$cmd" in
       status=0
       "$BUILD/bench/memory_bench" drive --process "${processes#,}" --sites 100 || status=$?
       stop_servers || status=1
+      "$BUILD/bench/memory_bench" rules --store "$tmp/store" || status=$?
       "$BUILD/bench/memory_bench" page || status=$?
       exit "$status"
     fi
