@@ -369,7 +369,8 @@ case "$cmd" in
     if [ "${1:-}" = "load" ]; then
       # bench load [SWDE_DIR]: learn SWDE booksamillion into a temporary store (load_gen setup),
       # serve it with vertexd on a free loopback port, run load_gen sweep against it (peak stream
-      # throughput vs the in-process 2-thread rate; unary p99 at half of peak), stop vertexd.
+      # throughput vs the in-process 2-thread rate; unary p99 at half of peak; unary vs two streams
+      # at that rate: server CPU per page), stop vertexd.
       build --target load_gen vertexd
       swde="${2:-$ROOT/../shared/data/swde}"
       if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
