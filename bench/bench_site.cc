@@ -52,8 +52,9 @@ absl::StatusOr<std::shared_ptr<TempDir>> WriteDemoSite() {
 
 }  // namespace
 
-absl::StatusOr<BenchSite> LoadBenchSite(bool demo) {
+absl::StatusOr<BenchSite> LoadBenchSite(bool demo, html::PageBuilder builder) {
   BenchSite out;
+  out.options.parse.builder = builder;
   const std::string shared = VERTEX_SHARED_DATA_DIR;
   const std::string swde = shared + "/swde/book/booksamillion";
   std::string pages_dir, truth_dir, schema_file;
@@ -79,8 +80,9 @@ absl::StatusOr<BenchSite> LoadBenchSite(bool demo) {
   const auto start = std::chrono::steady_clock::now();
   VERTEX_ASSIGN_OR_RETURN(out.clustering, site::ClusterSite(out.files, out.options));
   out.cluster_seconds = Since(start);
-  std::fprintf(stderr, "site: %s: %zu pages, %zu clusters, schema %s (%zu attributes)\n", out.name.c_str(),
-               out.files.size(), out.clustering.clusters.size(), schema_file.c_str(), out.schema->size());
+  std::fprintf(stderr, "site: %s: %zu pages, %zu clusters (page builder %s), schema %s (%zu attributes)\n",
+               out.name.c_str(), out.files.size(), out.clustering.clusters.size(),
+               std::string(html::PageBuilderName(builder)).c_str(), schema_file.c_str(), out.schema->size());
   return out;
 }
 

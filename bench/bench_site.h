@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_pages.h"
 #include "common/eval/ground_truth.h"
+#include "common/html/page.h"
 #include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
 #include "common/workflow/simulated_editor.h"
@@ -42,9 +43,11 @@ struct BenchSite {
 };
 
 // Loads and clusters the SWDE site, or the demo site when `demo` or when
-// the SWDE pages are absent (saying so on stderr). Errors: the schema's,
-// the ground truth's, the clusterer's, or writing the demo site.
-absl::StatusOr<BenchSite> LoadBenchSite(bool demo);
+// the SWDE pages are absent (saying so on stderr), with pages built by
+// `builder` (options.parse.builder: the clustering, the learning and the
+// extraction all use it). Errors: the schema's, the ground truth's, the
+// clusterer's, or writing the demo site.
+absl::StatusOr<BenchSite> LoadBenchSite(bool demo, html::PageBuilder builder = html::PageBuilder::kGumbo);
 
 struct LearntRules {
   // As `vertexctl eval-swde`: every cluster, at most 3 pages annotated each.

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "bench/bench_pages.h"
+#include "bench/hand_xpaths.h"
 #include "benchmark/benchmark.h"
 #include "common/cluster/cluster.h"
 #include "common/html/arena.h"
@@ -147,48 +148,67 @@ void BM_Cluster20k(benchmark::State& state) {
 }
 BENCHMARK(BM_Cluster20k)->Unit(benchmark::kMillisecond);
 
-// Paired measurement: for every page, Gumbo alone, parse + DOM and parse +
-// DOM + shingle run back to back (in rotating order), so a slowdown of the
-// shared machine hits all three alike. Prints the median over rounds of the
-// per-round time ratios.
+// Paired measurement: for every page, back to back (in rotating order) so
+// that a slowdown of the shared machine hits all alike: Gumbo alone, parse +
+// DOM and parse + DOM + shingle (the Gumbo builder), the libxml2 builder +
+// shingle, libxml2's HTML parse alone with lxml's options and the same plus
+// five hand-written XPaths (bench/hand_xpaths.h). Prints the medians over
+// rounds of ms/page and of the per-round time ratios to Gumbo alone and to
+// "libxml2 parse + 5 XPaths".
+enum Paired { kPGumbo, kPDom, kPShingle, kPLibxmlBuilder, kPLibxml, kPHand, kPairedCount };
+constexpr const char* kPairedNames[kPairedCount] = {
+    "Gumbo alone",       "gumbo: parse + DOM",           "gumbo: parse + DOM + shingle",
+    "libxml2 builder: parse + DOM + shingle", "libxml2 parse alone (lxml)", "libxml2 parse + 5 hand XPaths"};
+
 void PairedRatios(int rounds) {
   html::Arena arena;
   const GumboOptions options = html::GumboOptionsFor(&arena);
   html::Parser parser;
+  html::Parser libxml_parser({.builder = html::PageBuilder::kLibxml2});
   shingle::Shingler shingler;
+  const HandXPaths hand = HandXPaths::Create(corpus->name.find("booksamillion") == std::string::npos).value();
   using Clock = std::chrono::steady_clock;
-  std::vector<double> dom_ratio, shingle_ratio;
-  double gumbo_total = 0;
+  std::vector<double> ms[kPairedCount], over_gumbo[kPairedCount], over_hand[kPairedCount];
   for (int r = 0; r < rounds; ++r) {
-    double t[3] = {0, 0, 0};
+    double t[kPairedCount] = {};
     for (size_t i = 0; i < corpus->pages.size(); ++i) {
       const BenchPage& p = corpus->pages[i];
-      for (int k = 0; k < 3; ++k) {
-        const int variant = static_cast<int>((i + k) % 3);
+      for (int k = 0; k < kPairedCount; ++k) {
+        const int variant = static_cast<int>((i + k) % kPairedCount);
         const auto start = Clock::now();
-        if (variant == 0) {
+        if (variant == kPGumbo) {
           benchmark::DoNotOptimize(gumbo_parse_with_options(&options, p.bytes.data(), p.bytes.size()));
           arena.Reset();
+        } else if (variant == kPLibxml) {
+          benchmark::DoNotOptimize(HandXPaths::Parse(p.bytes));
+        } else if (variant == kPHand) {
+          benchmark::DoNotOptimize(hand.Run(p.bytes));
         } else {
-          absl::StatusOr<html::Page> page = parser.Parse(p.bytes, p.url, "", variant == 2 ? &shingler : nullptr);
+          const bool sink = variant != kPDom;
+          absl::StatusOr<html::Page> page = (variant == kPLibxmlBuilder ? libxml_parser : parser)
+                                                .Parse(p.bytes, p.url, "", sink ? &shingler : nullptr);
           benchmark::DoNotOptimize(page);
-          if (variant == 2) benchmark::DoNotOptimize(shingler.Finish());
+          if (sink) benchmark::DoNotOptimize(shingler.Finish());
         }
         t[variant] += std::chrono::duration<double>(Clock::now() - start).count();
       }
     }
-    gumbo_total += t[0];
-    dom_ratio.push_back(t[1] / t[0]);
-    shingle_ratio.push_back(t[2] / t[0]);
+    for (int v = 0; v < kPairedCount; ++v) {
+      ms[v].push_back(t[v] / corpus->pages.size() * 1e3);
+      over_gumbo[v].push_back(t[v] / t[kPGumbo]);
+      over_hand[v].push_back(t[v] / t[kPHand]);
+    }
   }
   const auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-  std::printf("\npaired, %d rounds over %zu pages (Gumbo alone %.3f ms/page):\n", rounds, corpus->pages.size(),
-              gumbo_total / rounds / corpus->pages.size() * 1e3);
-  std::printf("  parse + DOM            ratio %.3f (median of rounds)\n", median(dom_ratio));
-  std::printf("  parse + DOM + shingle  ratio %.3f (median of rounds; target <= 1.25)\n", median(shingle_ratio));
+  std::printf("\npaired, %d rounds over %zu pages, medians of rounds:\n", rounds, corpus->pages.size());
+  std::printf("  %-40s %9s %9s %9s\n", "", "ms/page", "x Gumbo", "x hand");
+  for (int v = 0; v < kPairedCount; ++v) {
+    std::printf("  %-40s %9.3f %9.3f %9.3f%s\n", kPairedNames[v], median(ms[v]), median(over_gumbo[v]),
+                median(over_hand[v]), v == kPShingle ? "  (target <= 1.25 x Gumbo)" : "");
+  }
 }
 
 // Records each benchmark's real time per iteration to print ratios.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "common/extract/compiled_rule.h"
 #include "common/html/xpath.h"
 #include "common/schema/schema.h"
+#include "common/site/site_builder.h"
 #include "common/util/status_macros.h"
 
 namespace vertex::lists {
@@ -168,10 +170,11 @@ absl::StatusOr<std::vector<html::Node>> Positives(const html::Page& page, const 
 class Collector {
  public:
   Collector(const store::RuleStore& store, const StoreTrainingOptions& options, StoreTrainingSet* set)
-      : store_(store), parser_(options.parse), set_(set) {}
+      : store_(store), parse_(options.parse), set_(set) {}
 
   absl::Status AddSite(const std::string& site) {
     VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord record, store_.GetSite(site));
+    parser_ = std::make_unique<html::Parser>(site::SiteParseOptions(parse_, record));
     absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromProto(record.schema());
     if (!schema.ok()) {
       log_.Add("sites whose schema does not compile", site + ": " + std::string(schema.status().message()));
@@ -227,7 +230,7 @@ class Collector {
       log_.Add("duplicated snapshot pages", name);
       return false;
     }
-    absl::StatusOr<html::Page> page = parser_.Parse(snapshot.html(), snapshot.url());
+    absl::StatusOr<html::Page> page = parser_->Parse(snapshot.html(), snapshot.url());
     if (!page.ok()) {
       log_.Add("snapshot pages that do not parse", name + ": " + std::string(page.status().message()));
       return false;
@@ -252,7 +255,8 @@ class Collector {
   }
 
   const store::RuleStore& store_;
-  html::Parser parser_;
+  const html::ParseOptions parse_;
+  std::unique_ptr<html::Parser> parser_;  // with the builder of the site being added
   StoreTrainingSet* set_;
   SkipLog log_;
   absl::flat_hash_set<size_t> seen_;

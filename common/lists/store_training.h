@@ -6,7 +6,8 @@
 // Which rules: record-level rules (Rule.record), and rules with a
 // multi-valued attribute (AttributeRule.multi_valued or the schema's).
 // Each snapshot is parsed as extraction parses pages (html::Parser with the
-// given ParseOptions, the snapshot's URL) and the rule is applied to it.
+// given ParseOptions and the builder of the rule's site, the snapshot's
+// URL) and the rule is applied to it.
 // The positives (the paper's encoding, problem.h):
 //   multi-valued attribute  the elements holding its values: the nodes its
 //                           XPath selects (a text node: its parent element)
@@ -53,7 +54,8 @@ struct StoreTrainingOptions {
   std::vector<std::string> sites;
   // CART settings and the feature set.
   TrainOptions train;
-  // How snapshots are parsed (the page size and depth limits).
+  // How snapshots are parsed (the page size and depth limits; the builder
+  // is each site's).
   html::ParseOptions parse;
 };
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "common/extract/compiled_rule.h"
 #include "common/monitor/rule_checks.h"
+#include "common/site/site_builder.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/sample_view.h"
@@ -237,9 +238,11 @@ absl::StatusOr<std::unique_ptr<MonitorCall>> MonitorCall::Start(const store::Rul
     if (!known) return absl::NotFoundError("cluster \"" + id + "\" of site \"" + request.site() + "\" not found");
   }
   VERTEX_ASSIGN_OR_RETURN(extract::SiteExtractor extractor, workflow::LoadSiteExtractor(store, request.site()));
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord site, store.GetSite(request.site()));
   absl::StatusOr<v1::SampleState> state = store.GetSampleState(request.site());
   if (!state.ok() && !absl::IsNotFound(state.status())) return state.status();
-  std::unique_ptr<MonitorCall> call(new MonitorCall(request, std::move(extractor), options.parse, options.list));
+  std::unique_ptr<MonitorCall> call(
+      new MonitorCall(request, std::move(extractor), site::SiteParseOptions(options.parse, site), options.list));
   call->Index(std::move(records), state.ok() ? *state : v1::SampleState());
   return call;
 }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/learn/rule_learner.h"
+#include "common/site/site_builder.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/monitor/bellwethers.h"
@@ -78,10 +79,11 @@ struct Candidate {
 
 absl::StatusOr<v1::RelearnResponse> Relearn(const RelearnContext& context, const v1::RelearnRequest& request) {
   store::RuleStore* const rule_store = context.store;
-  const RelearnOptions& options = context.options;
   const std::string& site_id = request.site();
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", site_id));
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, rule_store->GetSite(site_id));
+  RelearnOptions options = context.options;
+  options.parse = site::SiteParseOptions(options.parse, site);
   VERTEX_ASSIGN_OR_RETURN(schema::CompiledSchema schema, schema::CompiledSchema::FromProto(site.schema()));
   {
     std::set<std::string> urls;

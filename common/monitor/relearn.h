@@ -34,7 +34,8 @@
 namespace vertex::monitor {
 
 struct RelearnOptions {
-  // Parsing the fresh pages (and the old versions of shared URLs).
+  // Parsing the fresh pages (and the old versions of shared URLs); the
+  // builder is replaced by the site's (site/site_builder.h).
   html::ParseOptions parse;
   // Learning a repaired rule.
   workflow::ClusterLearnOptions learn;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "common/site/page_file.h"
+#include "common/site/site_builder.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/proposal_editor.h"
 #include "common/workflow/simulated_editor.h"
@@ -214,11 +215,12 @@ absl::StatusOr<ApiRunReport> RunSiteThroughApi(LearningApi& learning, Extraction
   reg.set_site(site);
   *reg.mutable_schema() = schema.proto();
   if (options.settings) *reg.mutable_settings() = *options.settings;
-  VERTEX_RETURN_IF_ERROR(learning.RegisterSite(reg).status());
+  VERTEX_ASSIGN_OR_RETURN(const v1::RegisterSiteResponse registered, learning.RegisterSite(reg));
   VERTEX_ASSIGN_OR_RETURN(report.sample, AddPages(learning, site, pages, options));
   std::map<std::string, const ClientPage*> by_url;
   for (const ClientPage& p : pages) by_url.emplace(p.url, &p);
-  html::Parser parser(options.parse);
+  // The editor sees the pages as the server builds them: with the site's builder.
+  html::Parser parser(site::SiteParseOptions(options.parse, registered.site()));
   for (const v1::ClusterSummary& c : report.sample.clusters()) {
     VERTEX_ASSIGN_OR_RETURN(std::optional<v1::LearnResponse> learnt,
                             AnnotateCluster(learning, site, c.cluster_id(), schema, truth, by_url, parser, options,

@@ -43,7 +43,8 @@ struct ApiRunOptions {
   // bytes per call.
   size_t batch_pages = 200;
   size_t batch_bytes = 32 << 20;
-  // Parses pages client-side to locate the ground truth's values.
+  // Parses pages client-side to locate the ground truth's values (the
+  // builder is the registered site's).
   html::ParseOptions parse;
   // Sent with RegisterSite when set (e.g. no_rule_transfer, to measure it).
   std::optional<v1::SiteSettings> settings;

@@ -1,9 +1,11 @@
 #include "common/workflow/extraction_engine.h"
 
 #include <map>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "common/extract/record_proto.h"
+#include "common/site/site_builder.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/site_store.h"
 
@@ -15,21 +17,29 @@ struct ExtractionEngine::SiteRules {
   std::string fingerprint;
   absl::Status status;  // FailedPrecondition when the site has no rule
   std::optional<extract::SiteExtractor> extractor;
+  html::PageBuilder builder = html::PageBuilder::kGumbo;  // the site's (site_builder.h)
 };
 
-// Parsers reused across requests: one per thread and parse options, kept by
-// the thread (a thread_local, destroyed with it), so a thread always parses
-// into the same arena, warm in its core's cache. (A shared pool handed each
-// thread the parser another had just used: about 1 ms more CPU per SWDE page,
-// 3.8-4.0 against 2.9-3.3 ms, with two gRPC streams on two cores.)
+// Parsers reused across requests: one per thread, parse limits and page
+// builder (each site's own), kept by the thread (a thread_local, destroyed
+// with it), so a thread always parses into the same arena, warm in its
+// core's cache. (A shared pool handed each thread the parser another had
+// just used: about 1 ms more CPU per SWDE page, 3.8-4.0 against 2.9-3.3 ms,
+// with two gRPC streams on two cores.)
 class ExtractionEngine::ParserPool {
  public:
   explicit ParserPool(html::ParseOptions options) : options_(options) {}
 
-  html::Parser& ForThisThread() const {
-    thread_local std::map<std::pair<size_t, int>, std::unique_ptr<html::Parser>> parsers;
-    std::unique_ptr<html::Parser>& p = parsers[{options_.max_page_bytes, options_.max_depth}];
-    if (p == nullptr) p = std::make_unique<html::Parser>(options_);
+  html::Parser& ForThisThread(html::PageBuilder builder) const {
+    using Key = std::tuple<size_t, int, int, html::PageBuilder>;
+    thread_local std::map<Key, std::unique_ptr<html::Parser>> parsers;
+    std::unique_ptr<html::Parser>& p =
+        parsers[Key{options_.max_page_bytes, options_.max_depth, options_.max_attributes, builder}];
+    if (p == nullptr) {
+      html::ParseOptions options = options_;
+      options.builder = builder;
+      p = std::make_unique<html::Parser>(options);
+    }
     return *p;
   }
 
@@ -61,6 +71,8 @@ absl::StatusOr<std::shared_ptr<const ExtractionEngine::SiteRules>> ExtractionEng
     const std::string& site) const {
   auto rules = std::make_shared<SiteRules>();
   VERTEX_ASSIGN_OR_RETURN(rules->fingerprint, Fingerprint(*store_, site));
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord record, store_->GetSite(site));
+  rules->builder = site::BuilderOfSite(record);
   absl::StatusOr<extract::SiteExtractor> extractor = LoadSiteExtractor(*store_, site, options_.extractor);
   if (extractor.ok()) {
     rules->extractor.emplace(*std::move(extractor));
@@ -164,7 +176,8 @@ absl::StatusOr<v1::ExtractResponse> ExtractionEngine::ExtractConst(const v1::Ext
     const extract::SiteExtractor& extractor = *(*rules)->extractor;
     if (request.site().empty() && extractor.MatchUrl(request.url()).empty()) continue;
     absl::StatusOr<extract::Record> record =
-        extractor.Extract(request.html(), request.url(), parsers_->ForThisThread(), request.content_type());
+        extractor.Extract(request.html(), request.url(), parsers_->ForThisThread((*rules)->builder),
+                          request.content_type());
     VERTEX_RETURN_IF_ERROR(record.status());
     extract::RecordToResponse(*record, site, request.details(), &response);
     return response;

@@ -27,7 +27,8 @@
 namespace vertex::workflow {
 
 struct ExtractionEngineOptions {
-  // max_page_bytes and max_depth bound every page.
+  // max_page_bytes and max_depth bound every page; the builder is each
+  // site's (SiteSettings.page_builder), never this one.
   html::ParseOptions parse;
   // Rule matching (nearest: the fallback for pages no signature covers,
   // on by default).

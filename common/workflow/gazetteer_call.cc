@@ -12,6 +12,7 @@
 #include "common/util/status_macros.h"
 #include "common/workflow/gazetteer_rounds.h"
 #include "common/workflow/learning_engine.h"
+#include "common/site/site_builder.h"
 
 namespace vertex::workflow {
 namespace {
@@ -81,7 +82,7 @@ absl::StatusOr<v1::LearnGazetteerResponse> LearningEngine::LearnGazetteer(const 
   }
   const v1::AttributeSchema& attr = schema.attribute(static_cast<size_t>(attribute));
   // The pages.
-  html::Parser parser(options_.cluster.parse);
+  html::Parser parser(site::SiteParseOptions(options_.cluster.parse, site));
   std::deque<html::Page> parsed;
   for (const v1::Page& p : request.pages()) {
     if (p.url().empty() || p.html().empty()) {

@@ -372,7 +372,8 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   std::vector<v1::Annotation> merged = MergeAnnotations(cluster.editor(), request.replace(), fresh);
   VERTEX_ASSIGN_OR_RETURN(std::vector<learn::AttributeAnnotation> annotations, ToLearnAnnotations(merged, state, *sc));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
-  PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
+  VERTEX_ASSIGN_OR_RETURN(const html::ParseOptions parse, SiteParse(site));
+  PagePool pool(view, parse, StoreLoader(store_, site));
   ClusterLearnOptions learn_options = options_.learn;
   if (schema.proto().record_level()) {
     VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));

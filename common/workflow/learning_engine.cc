@@ -14,6 +14,7 @@
 #include "common/monitor/relearn.h"
 #include "common/sample/annotation_sample.h"
 #include "common/schema/schema.h"
+#include "common/site/site_builder.h"
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/annotations.h"
@@ -66,14 +67,38 @@ absl::Status ValidateSettings(const v1::SiteSettings& s) {
     return absl::InvalidArgumentError(absl::StrCat("settings.prune_threshold must be at most ", kMaxPruneThreshold,
                                                    " (0: adaptive), not ", s.prune_threshold()));
   }
+  if (s.page_builder() != v1::PAGE_BUILDER_UNSPECIFIED && !site::BuilderFromProto(s.page_builder()).has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("settings.page_builder: ", static_cast<int>(s.page_builder()),
+                                                   " is not a page builder (gumbo or libxml2)"));
+  }
   return absl::OkStatus();
+}
+
+// Whether `s` sets more than the page builder (a site whose settings hold
+// only its builder, as every site now stores one, has no clustering
+// settings of its own).
+bool HasClusterSettings(const v1::SiteSettings& s) {
+  v1::SiteSettings without_builder = s;
+  without_builder.clear_page_builder();
+  return without_builder.ByteSizeLong() > 0;
+}
+
+// The settings a site stores: `requested` (a request's, null: none) replace
+// the stored ones unless they set only a builder; the builder is explicit.
+v1::SiteSettings SettingsToStore(const v1::SiteRecord& stored, const v1::SiteSettings* requested,
+                                 html::PageBuilder builder) {
+  v1::SiteSettings out = stored.settings();
+  if (requested != nullptr && (HasClusterSettings(*requested) || requested->page_builder() == 0)) out = *requested;
+  out.set_page_builder(site::BuilderToProto(builder));
+  return out;
 }
 
 // The settings clustering uses for `site`: its own, or the engine's
 // defaults for a site without settings; a sample rate of 0 is the engine's.
 v1::SiteSettings EffectiveSettings(const v1::SiteRecord& site, const site::SiteClusterOptions& defaults) {
   v1::SiteSettings s = site.settings();
-  if (!site.has_settings()) {
+  s.set_page_builder(site::BuilderToProto(site::BuilderOfSite(site)));
+  if (!HasClusterSettings(site.settings())) {
     s.set_prune_threshold(static_cast<uint32_t>(std::clamp<int64_t>(defaults.cluster.prune_threshold, 0,
                                                                     kMaxPruneThreshold)));
   }
@@ -113,6 +138,23 @@ void LearningEngine::Notify(const std::string& site) const {
   if (on_write_) on_write_(site);
 }
 
+absl::StatusOr<html::ParseOptions> LearningEngine::SiteParse(const std::string& site) const {
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord record, store_->GetSite(site));
+  return site::SiteParseOptions(options_.cluster.parse, record);
+}
+
+absl::StatusOr<html::PageBuilder> LearningEngine::RequestedBuilder(const std::string& site,
+                                                                   const v1::SiteRecord* stored,
+                                                                   v1::PageBuilder requested) const {
+  bool has_content = false;
+  if (stored != nullptr) {
+    VERTEX_ASSIGN_OR_RETURN(const v1::SampleState state, store_->GetSampleState(site));
+    VERTEX_ASSIGN_OR_RETURN(const std::vector<v1::ClusterRecord> clusters, store_->ClustersOfSite(site));
+    has_content = state.urls_size() > 0 || !clusters.empty();
+  }
+  return site::ResolveSiteBuilder(site, stored, has_content, requested, options_.cluster.parse.builder);
+}
+
 absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::RegisterSiteRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
   absl::StatusOr<schema::CompiledSchema> schema = schema::CompiledSchema::FromProto(request.schema());
@@ -125,10 +167,14 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
     absl::StatusOr<v1::SiteRecord> stored = store_->GetSite(request.site());
     if (!stored.ok() && !absl::IsNotFound(stored.status())) return stored.status();
     v1::SiteRecord record = stored.ok() ? *stored : v1::SiteRecord();
+    VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder,
+                            RequestedBuilder(request.site(), stored.ok() ? &*stored : nullptr,
+                                             request.settings().page_builder()));
     record.set_site(request.site());
     if (!stored.ok()) record.set_created_unix_ms(NowMs());
     *record.mutable_schema() = request.schema();
-    if (request.has_settings()) *record.mutable_settings() = request.settings();
+    *record.mutable_settings() =
+        SettingsToStore(record, request.has_settings() ? &request.settings() : nullptr, builder);
     record.set_updated_unix_ms(NowMs());
     VERTEX_RETURN_IF_ERROR(store_->PutSite(record));
   }
@@ -146,19 +192,32 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
                                                    options_.max_pages_per_call));
   }
   if (request.has_settings()) VERTEX_RETURN_IF_ERROR(ValidateSettings(request.settings()));
+  for (int i = 0; i < request.pages_size(); ++i) {
+    if (request.pages(i).url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
+  }
+  // The pages are parsed with the builder the site will have, outside the
+  // lock; it is checked again under the lock.
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord before, store_->GetSite(request.site()));
+  const v1::PageBuilder requested = request.settings().page_builder();
+  VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder, RequestedBuilder(request.site(), &before, requested));
   v1::AddSamplePagesResponse response;
   std::vector<v1::SamplePage> pages;
-  html::Parser parser(options_.cluster.parse);
-  for (int i = 0; i < request.pages_size(); ++i) {
-    const v1::Page& p = request.pages(i);
-    if (p.url().empty()) return absl::InvalidArgumentError(absl::StrCat("pages[", i, "].url is empty"));
+  html::ParseOptions parse = options_.cluster.parse;
+  parse.builder = builder;
+  html::Parser parser(parse);
+  for (const v1::Page& p : request.pages()) {
     std::optional<v1::SamplePage> page = internal::SamplePageOf(parser, p, response.mutable_errors());
     if (page.has_value()) pages.push_back(*std::move(page));
   }
   absl::MutexLock lock(SiteLock(request.site()));
   VERTEX_ASSIGN_OR_RETURN(v1::SiteRecord site, store_->GetSite(request.site()));
-  if (request.has_settings()) {
-    *site.mutable_settings() = request.settings();
+  VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder now, RequestedBuilder(request.site(), &site, requested));
+  if (now != builder) {
+    return absl::AbortedError("the page builder of site \"" + request.site() +
+                              "\" changed while its pages were parsed: send them again");
+  }
+  if (request.has_settings() || site.settings().page_builder() != site::BuilderToProto(builder)) {
+    *site.mutable_settings() = SettingsToStore(site, request.has_settings() ? &request.settings() : nullptr, builder);
     site.set_updated_unix_ms(NowMs());
     VERTEX_RETURN_IF_ERROR(store_->PutSite(site));
   }
@@ -210,14 +269,14 @@ absl::StatusOr<SampleClustering> LearningEngine::ComputeClustering(const std::st
     std::copy(v.begin(), v.end(), p.vector.begin());
     pages.push_back(std::move(p));
   }
-  const html::ParseOptions parse = options_.cluster.parse;
+  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord site, store_->GetSite(site_id));
+  const html::ParseOptions parse = site::SiteParseOptions(options_.cluster.parse, site);
   const site::XPathsOfPage xpaths = [&](size_t i) -> absl::StatusOr<sample::PageXPaths> {
     VERTEX_ASSIGN_OR_RETURN(site::PageFile file, load(i));
     html::Parser parser(parse);
     VERTEX_ASSIGN_OR_RETURN(html::Page page, parser.Parse(file.bytes, file.url));
     return sample::ExtractXPaths(page);
   };
-  VERTEX_ASSIGN_OR_RETURN(const v1::SiteRecord site, store_->GetSite(site_id));
   const site::SiteClusterOptions options = WithSettings(options_.cluster, EffectiveSettings(site, options_.cluster));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering clustering, site::ClusterKnownPages(pages, xpaths, options));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> stored, store_->ClustersOfSite(site_id));
@@ -319,7 +378,8 @@ absl::StatusOr<v1::GetAnnotationTasksResponse> LearningEngine::GetAnnotationTask
     if (static_cast<int>(i) < state.files_size()) p.mutable_next()->set_file(state.files(static_cast<int>(i)));
   }
   // The list finder's proposals (issue 14), when the store holds a model.
-  VERTEX_RETURN_IF_ERROR(AddListProposals(*store_, request.site(), options_.cluster.parse, &response));
+  VERTEX_RETURN_IF_ERROR(
+      AddListProposals(*store_, request.site(), site::SiteParseOptions(options_.cluster.parse, site), &response));
   if (request.include_html()) {
     for (const v1::AnnotationTask& t : response.tasks()) {
       VERTEX_ASSIGN_OR_RETURN(v1::SamplePage page, store_->GetSamplePage(request.site(), index_of[t.url()]));

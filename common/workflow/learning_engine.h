@@ -133,6 +133,14 @@ class LearningEngine final : public LearningApi {
  private:
   absl::Mutex* SiteLock(const std::string& site);
   void Notify(const std::string& site) const;
+  // The engine's parse options with the builder of `site` (site_builder.h):
+  // every parse of the site's pages uses them. NotFound for an unknown site.
+  absl::StatusOr<html::ParseOptions> SiteParse(const std::string& site) const;
+  // The builder the site gets from a request asking for `requested`
+  // (UNSPECIFIED: none); `stored` is null for a new site. FailedPrecondition
+  // when it would change the builder of a site with pages or clusters.
+  absl::StatusOr<html::PageBuilder> RequestedBuilder(const std::string& site, const v1::SiteRecord* stored,
+                                                     v1::PageBuilder requested) const;
   absl::StatusOr<v1::AddSamplePagesResponse> ClusterSample(const std::string& site);
   // Clusters `state`'s pages (urls and vectors), loading sampled pages
   // through `load` (called from several threads), and assigns cluster ids

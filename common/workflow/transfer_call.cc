@@ -8,6 +8,7 @@
 #include "common/store/keys.h"
 #include "common/util/status_macros.h"
 #include "common/workflow/learning_engine.h"
+#include "common/site/site_builder.h"
 #include "common/workflow/learning_internal.h"
 #include "common/monitor/bellwethers.h"
 #include "common/workflow/rule_transfer.h"
@@ -65,7 +66,8 @@ absl::Status LearningEngine::CommitMergedRule(const std::string& site, const v1:
   commit.editor = donor.editor();
   const v1::SampleCluster* sc = FindSampleCluster(state, donor.cluster_id());
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, donor, *sc));
-  PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
+  VERTEX_ASSIGN_OR_RETURN(const html::ParseOptions parse, SiteParse(site));
+  PagePool pool(view, parse, StoreLoader(store_, site));
   VERTEX_ASSIGN_OR_RETURN(extract::CompiledRule compiled, extract::CompiledRule::Create(commit.rule, schema));
   VERTEX_RETURN_IF_ERROR(monitor::AddBellwethers(compiled, state, *sc, AnnotatedPages(donor.editor(), state), pool,
                                         options_.bellwethers, &commit));
@@ -85,7 +87,7 @@ absl::StatusOr<std::vector<v1::TransferredCluster>> LearningEngine::TransferRule
     const v1::SampleCluster* sc = FindSampleCluster(state, r.cluster_id());
     if (sc == nullptr || !IsRecipient(r)) continue;
     VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, r, *sc));
-    const PagePool pool(view, options_.cluster.parse, StoreLoader(store_, site));
+    const PagePool pool(view, site::SiteParseOptions(options_.cluster.parse, site_record), StoreLoader(store_, site));
     for (size_t d = 0; d < donors.size(); ++d) {
       VERTEX_ASSIGN_OR_RETURN(TransferVerdict v,
                               TryRule(*donors[d].rule, view.clusters[0].pages, pool, options_.learn.check_threads));

@@ -22,6 +22,10 @@ std::vector<cli::FlagSpec> StoreFlagSpecs() {
       {"max-page-bytes", "N", "refuse pages larger than N bytes: RESOURCE_EXHAUSTED (default 8388608)"},
       {"max-depth", "N", "refuse pages nesting deeper than N elements (default 512)"},
       {"max-attributes", "N", "refuse pages with a tag of more than N attributes (default 1000)"},
+      {"page-builder", "NAME",
+       "the HTML parser of sites registered without one: gumbo (HTML5) or libxml2 (default " +
+           std::string(html::PageBuilderName(html::ParseOptions{}.builder)) +
+           "); a site keeps the builder it was registered with, and every service parses its pages with it"},
   };
 }
 
@@ -71,6 +75,11 @@ absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& a
   o.max_depth = static_cast<int>(depth);
   VERTEX_ASSIGN_OR_RETURN(int64_t attributes, args.Int("max-attributes", o.max_attributes, 1, 1000000));
   o.max_attributes = static_cast<int>(attributes);
+  if (args.Has("page-builder")) {
+    absl::StatusOr<html::PageBuilder> builder = html::PageBuilderFromName(args.String("page-builder", ""));
+    if (!builder.ok()) return absl::InvalidArgumentError("--page-builder: " + std::string(builder.status().message()));
+    o.builder = *builder;
+  }
   return o;
 }
 

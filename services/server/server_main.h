@@ -45,7 +45,9 @@ absl::StatusOr<std::optional<ServerArgs>> ParseServerArgs(int argc, char** argv,
                                                           const std::string& default_listen,
                                                           const std::vector<cli::FlagSpec>& extra);
 
-// --max-page-bytes, --max-depth and --max-attributes.
+// --max-page-bytes, --max-depth, --max-attributes and --page-builder (the
+// builder of sites registered without one; InvalidArgument naming the flag
+// for an unknown name).
 absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& args);
 
 // The store directory (--store, default "vertex-store").

@@ -35,6 +35,7 @@ std::vector<FlagSpec> AmberFlags() {
           {"infer-optional", "X", "align: same for optional attributes (default 0.5)"},
           {"keep-regular", "X", "align: support above which an annotated regular attribute is kept (default 0)"},
           {"keep-optional", "X", "align: same for optional attributes (default 0.2)"},
+          PageBuilderFlag("the HTML parser that builds the pages: gumbo (HTML5) or libxml2"),
           {"help", "", "show this help"}};
 }
 
@@ -104,7 +105,9 @@ absl::Status Amber(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(annotate::GazetteerSet gazetteers, annotate::ReadGazetteerSpecs(a.List("gazetteer")));
   VERTEX_ASSIGN_OR_RETURN(annotate::Annotator annotator, annotate::Annotator::Create(schema, std::move(gazetteers)));
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(a.List("page")));
-  html::Parser parser;
+  html::ParseOptions parse;
+  VERTEX_ASSIGN_OR_RETURN(parse.builder, PageBuilderFromFlags(a));
+  html::Parser parser(parse);
   for (const std::string& file : files) {
     VERTEX_ASSIGN_OR_RETURN(site::PageFile f, site::ReadPageFile(file, kMaxPageBytes));
     absl::StatusOr<html::Page> page = parser.Parse(f.bytes, f.url);

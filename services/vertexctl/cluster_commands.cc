@@ -33,18 +33,41 @@ std::vector<FlagSpec> SiteSettingsFlags() {
       {"rule-transfer", "on|off",
        "the site's rule transfer: try learnt rules on clusters nobody annotated and merge those they pass on "
        "(default on)"},
+      {"page-builder", "gumbo|libxml2",
+       "the site's HTML parser, stored with it: gumbo (HTML5 tree construction) or libxml2 (its HTML parser); "
+       "fixed once the site has pages (default: the site's; a new site: the server's, " +
+           std::string(html::PageBuilderName(html::ParseOptions{}.builder)) + " offline)"},
   };
 }
 
+FlagSpec PageBuilderFlag(const std::string& help) {
+  return {"page-builder", "gumbo|libxml2",
+          help + " (default " + std::string(html::PageBuilderName(html::ParseOptions{}.builder)) + ")"};
+}
+
+absl::StatusOr<html::PageBuilder> PageBuilderFromFlags(const ParsedArgs& a) {
+  if (!a.Has("page-builder")) return html::ParseOptions{}.builder;
+  absl::StatusOr<html::PageBuilder> builder = html::PageBuilderFromName(a.String("page-builder", ""));
+  if (!builder.ok()) return absl::InvalidArgumentError("--page-builder: " + std::string(builder.status().message()));
+  return *builder;
+}
+
 absl::StatusOr<std::optional<v1::SiteSettings>> SiteSettingsFromFlags(const ParsedArgs& a) {
-  if (!a.Has("threshold") && !a.Has("sample-rate") && !a.Has("rule-transfer")) return std::nullopt;
+  const bool clustering = a.Has("threshold") || a.Has("sample-rate") || a.Has("rule-transfer");
+  if (!clustering && !a.Has("page-builder")) return std::nullopt;
+  v1::SiteSettings settings;
+  if (a.Has("page-builder")) {
+    VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder, PageBuilderFromFlags(a));
+    settings.set_page_builder(builder == html::PageBuilder::kLibxml2 ? v1::PAGE_BUILDER_LIBXML2
+                                                                     : v1::PAGE_BUILDER_GUMBO);
+  }
+  if (!clustering) return settings;
   const std::string transfer = a.String("rule-transfer", "on");
   if (transfer != "on" && transfer != "off") {
     return absl::InvalidArgumentError("--rule-transfer must be on or off, not '" + transfer + "'");
   }
   VERTEX_ASSIGN_OR_RETURN(const int64_t threshold, a.Int("threshold", 0, 0, 1000000000));
   VERTEX_ASSIGN_OR_RETURN(const double rate, a.Double("sample-rate", 0, 0, 1.0));
-  v1::SiteSettings settings;
   settings.set_prune_threshold(static_cast<uint32_t>(threshold));
   settings.set_sample_rate(rate);
   settings.set_no_rule_transfer(transfer == "off");
@@ -55,6 +78,7 @@ const std::vector<FlagSpec>& ClusterFlags() {
   static const std::vector<FlagSpec> kFlags = [] {
     std::vector<FlagSpec> flags = ThresholdFlags();
     for (const FlagSpec& f : OtherClusterFlags()) flags.push_back(f);
+    flags.push_back(PageBuilderFlag("the HTML parser that builds the pages: gumbo (HTML5) or libxml2"));
     flags.push_back({"help", "", "show this help"});
     return flags;
   }();
@@ -103,6 +127,7 @@ absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const Pars
 
 absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(site::SiteClusterOptions o, OtherClusterOptionsFromFlags(a));
+  VERTEX_ASSIGN_OR_RETURN(o.parse.builder, PageBuilderFromFlags(a));
   return WithThresholdFlags(a, std::move(o));
 }
 

@@ -82,7 +82,8 @@ absl::Status PrintTruthEvaluation(const std::string& pages_dir, const std::strin
                                   const schema::CompiledSchema& schema);
 
 // The clustering flags (`vertexctl cluster --help`): ThresholdFlags(),
-// OtherClusterFlags() and help; the options they give (help not included).
+// OtherClusterFlags(), --page-builder and help; the options they give (help
+// not included).
 const std::vector<FlagSpec>& ClusterFlags();
 absl::StatusOr<site::SiteClusterOptions> ClusterOptionsFromFlags(const ParsedArgs& args);
 
@@ -98,14 +99,23 @@ absl::StatusOr<site::SiteClusterOptions> WithThresholdFlags(const ParsedArgs& ar
 std::vector<FlagSpec> OtherClusterFlags();
 absl::StatusOr<site::SiteClusterOptions> OtherClusterOptionsFromFlags(const ParsedArgs& args);
 
-// --threshold N and --sample-rate R as a site's settings (site register,
+// --threshold N, --sample-rate R and --rule-transfer as a site's settings (site register,
 // site add-pages, learn; online and offline alike), and the SiteSettings
 // they give: nullopt when neither is given (the stored settings are kept);
 // given one, the other takes its default (threshold 0: adaptive; sample
 // rate 0: the server's). InvalidArgument naming the flag: --threshold an
 // integer from 0 to 1e9, --sample-rate a number from 0 to 1.
+// --page-builder NAME is a site setting too: alone, the settings hold only
+// the builder (the server keeps the stored clustering settings); a site
+// with pages keeps its builder (FAILED_PRECONDITION for another one).
 std::vector<FlagSpec> SiteSettingsFlags();
 absl::StatusOr<std::optional<v1::SiteSettings>> SiteSettingsFromFlags(const ParsedArgs& args);
+
+// --page-builder gumbo|libxml2 for commands that parse pages of no stored
+// site (`help` says which pages), and the builder it names, else the
+// default (ParseOptions{}.builder). InvalidArgument naming the flag.
+FlagSpec PageBuilderFlag(const std::string& help);
+absl::StatusOr<html::PageBuilder> PageBuilderFromFlags(const ParsedArgs& args);
 
 // The flags that set an in-process LearningEngine's options (--store only):
 // OtherClusterFlags() and --unannotated. Their options.

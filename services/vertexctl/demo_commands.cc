@@ -56,6 +56,9 @@ std::vector<FlagSpec> RunFlags() {
            {"site", "NAME", "with --pages: the site's name in the ground truth (e.g. booksamillion)"},
            {"max-pages", "K", "pages the simulated editor annotates per cluster at most (default 3)"},
            {"no-rule-transfer", "", "register the sites with rule transfer off (to measure what it saves)"},
+           {"page-builder", "gumbo|libxml2",
+            "register the sites with this HTML parser (default: the server's; in process " +
+                std::string(html::PageBuilderName(html::ParseOptions{}.builder)) + ")"},
            {"list-first", "K", "the simulated editor types only the first K values of a multi-valued attribute "
                                "(features, ...) of a page, as a partial annotation (default 0: all values)"},
            {"listing-pages", "N", "pages of each generated result-list site (default 40; 0: no list sites)"},
@@ -371,7 +374,17 @@ absl::Status TrainProposalModel(Apis& apis, const ParsedArgs& a, uint64_t seed, 
 // vocabulary's gazetteers are given to the server with LearnGazetteer (the
 // generated place names are not the built-in UK list), then every cluster is
 // learnt by AMBER and every page extracted (api_listing.h).
-absl::Status RunListingSite(Apis& apis, demo::ListingDomain domain, int pages, uint64_t seed) {
+// The page builder of `settings` alone (the result-list sites take the
+// demo's builder, not its other settings); nullopt without one.
+std::optional<v1::SiteSettings> BuilderOnly(const std::optional<v1::SiteSettings>& settings) {
+  if (!settings || settings->page_builder() == v1::PAGE_BUILDER_UNSPECIFIED) return std::nullopt;
+  v1::SiteSettings out;
+  out.set_page_builder(settings->page_builder());
+  return out;
+}
+
+absl::Status RunListingSite(Apis& apis, demo::ListingDomain domain, int pages, uint64_t seed,
+                            const std::optional<v1::SiteSettings>& settings) {
   demo::ListingSiteOptions options;
   options.seed = seed;
   options.domain = domain;
@@ -392,6 +405,7 @@ absl::Status RunListingSite(Apis& apis, demo::ListingDomain domain, int pages, u
   v1::RegisterSiteRequest reg;
   reg.set_site(name);
   *reg.mutable_schema() = schema.proto();
+  if (settings) *reg.mutable_settings() = *settings;
   VERTEX_RETURN_IF_ERROR(apis.learning->RegisterSite(reg).status());
   const annotate::GazetteerSet gazetteers = workflow::ListingGazetteers(domain, 1.0, seed);
   for (size_t i = 0; i < schema.size(); ++i) {
@@ -429,6 +443,12 @@ absl::Status Demo(const ParsedArgs& a) {
     options.settings.emplace();
     options.settings->set_no_rule_transfer(true);
   }
+  if (a.Has("page-builder")) {
+    VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder, PageBuilderFromFlags(a));
+    if (!options.settings) options.settings.emplace();
+    options.settings->set_page_builder(builder == html::PageBuilder::kLibxml2 ? v1::PAGE_BUILDER_LIBXML2
+                                                                              : v1::PAGE_BUILDER_GUMBO);
+  }
   VERTEX_ASSIGN_OR_RETURN(Apis apis, OpenApis(a));
   if (a.Has("proposals-from-seed")) {
     VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("proposals-from-seed", 1, 0, INT64_MAX));
@@ -462,7 +482,8 @@ absl::Status Demo(const ParsedArgs& a) {
   if (listing_pages > 0) {
     VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
     for (demo::ListingDomain domain : {demo::ListingDomain::kRealEstate, demo::ListingDomain::kUsedCars}) {
-      VERTEX_RETURN_IF_ERROR(RunListingSite(apis, domain, static_cast<int>(listing_pages), static_cast<uint64_t>(seed)));
+      VERTEX_RETURN_IF_ERROR(RunListingSite(apis, domain, static_cast<int>(listing_pages), static_cast<uint64_t>(seed),
+                                            BuilderOnly(options.settings)));
     }
   }
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "common/learn/rule_learner.h"
 #include "common/schema/schema.h"
 #include "common/site/page_file.h"
+#include "common/site/site_builder.h"
 #include "common/store/rule_store.h"
 #include "common/util/json_writer.h"
 #include "common/util/status_macros.h"
@@ -206,9 +207,11 @@ absl::Status RunEvaluation(const std::vector<std::string>& files, const schema::
 }
 
 // Keeps the evaluation's site, clusters and rules in the rule store at
-// `dir` (created if missing) under `site_name`.
+// `dir` (created if missing) under `site_name`, built with `builder`
+// (FailedPrecondition, as RegisterSite, for a stored site with clusters
+// built with another).
 absl::Status KeepInStore(const std::string& dir, const std::string& site_name, const schema::CompiledSchema& schema,
-                         const EvalRun& run) {
+                         html::PageBuilder builder, const EvalRun& run) {
   store::StoreOptions options;
   options.create_if_missing = true;
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(dir, options));
@@ -218,12 +221,19 @@ absl::Status KeepInStore(const std::string& dir, const std::string& site_name, c
   absl::StatusOr<v1::SiteRecord> stored = store->GetSite(site_name);
   if (!stored.ok() && !absl::IsNotFound(stored.status())) return stored.status();
   v1::SiteRecord site = stored.ok() ? *stored : v1::SiteRecord();
+  std::vector<v1::ClusterRecord> clusters;
+  if (stored.ok()) {
+    VERTEX_ASSIGN_OR_RETURN(clusters, store->ClustersOfSite(site_name));
+  }
+  VERTEX_RETURN_IF_ERROR(site::ResolveSiteBuilder(site_name, stored.ok() ? &*stored : nullptr, !clusters.empty(),
+                                                  site::BuilderToProto(builder), builder)
+                             .status());
+  site.mutable_settings()->set_page_builder(site::BuilderToProto(builder));
   site.set_site(site_name);
   if (!stored.ok()) site.set_created_unix_ms(now);
   site.set_updated_unix_ms(now);
   *site.mutable_schema() = schema.proto();
   VERTEX_RETURN_IF_ERROR(store->PutSite(site));
-  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> clusters, store->ClustersOfSite(site_name));
   const workflow::ClusterAssignment assigned = workflow::AssignClusterIds(site_name, clusters, run.clustering);
   VERTEX_RETURN_IF_ERROR(store->PutClusters(site_name, assigned.records));
   for (const workflow::SimulatedCluster& s : run.clusters) {
@@ -259,7 +269,8 @@ absl::Status Evaluate(const ParsedArgs& a) {
   EvalRun run;
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths({a.String("pages", "")}));
   VERTEX_RETURN_IF_ERROR(RunEvaluation(files, schema, truth, cluster_options, editor, &run));
-  if (a.Has("store")) VERTEX_RETURN_IF_ERROR(KeepInStore(a.String("store", ""), a.String("site", ""), schema, run));
+  if (a.Has("store")) VERTEX_RETURN_IF_ERROR(KeepInStore(a.String("store", ""), a.String("site", ""), schema,
+                                                        cluster_options.parse.builder, run));
   const auto errors = Score(run, schema, truth, static_cast<size_t>(show));
   util::JsonWriter w;
   WriteReport(run, errors, a.String("site", ""), w);

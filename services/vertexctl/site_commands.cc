@@ -32,6 +32,7 @@ std::vector<FlagSpec> SiteFlags() {
 
 constexpr char kSiteUsage[] =
     "usage: vertexctl site register --site SITE --schema FILE [--threshold N] [--sample-rate R]\n"
+    "                               [--page-builder gumbo|libxml2]\n"
     "                               (--store DIR | --server HOST:PORT)\n"
     "       vertexctl site add-pages --site SITE [--defer] [--threshold N] [--sample-rate R]\n"
     "                                (--store DIR | --server HOST:PORT) PAGE_DIR_OR_FILE...\n"
@@ -60,6 +61,11 @@ constexpr char kSiteFlagsHeader[] =
     "without either, the stored settings are kept (a new site: the server's defaults, adaptive\n"
     "threshold and 0.2). The other clustering flags apply to add-pages with --store only (a\n"
     "server uses its own).\n"
+    "--page-builder gumbo|libxml2 is the site's HTML parser, stored with it (never left to the\n"
+    "server's default once stored): a new site without it takes the server's --page-builder;\n"
+    "a site with sample pages or rules keeps its builder and a request naming another fails\n"
+    "with FAILED_PRECONDITION (delete the site, or register another). The responses show it\n"
+    "as settings.pageBuilder.\n"
     "\n"
     "flags:\n";
 

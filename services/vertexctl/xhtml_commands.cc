@@ -19,7 +19,9 @@ namespace {
 constexpr size_t kMaxPageBytes = size_t{64} << 20;
 
 std::vector<FlagSpec> XhtmlFlags() {
-  return {{"out", "FILE", "write the XHTML to FILE (default: stdout)"}, {"help", "", "show this help"}};
+  return {{"out", "FILE", "write the XHTML to FILE (default: stdout)"},
+          PageBuilderFlag("the HTML parser that builds the page, as the page's site's: gumbo (HTML5) or libxml2"),
+          {"help", "", "show this help"}};
 }
 
 constexpr char kXhtmlUsage[] =
@@ -31,14 +33,17 @@ constexpr char kXhtmlUsage[] =
     "document a stylesheet from `vertexctl rules export --format xslt` is meant for:\n"
     "  vertexctl xhtml page.htm --out page.xhtml\n"
     "  xsltproc --stringparam page-url URL rule.xsl page.xhtml\n"
-    "(no --html, so no HTML parser warnings, and the same tree the engine's XPaths see).\n"
+    "(no --html, so no HTML parser warnings, and the same tree the engine's XPaths see; give\n"
+    "--page-builder libxml2 for the pages of a site built with libxml2).\n"
     "Offline only; reads no store.\n"
     "\n";
 
 absl::Status Xhtml(const ParsedArgs& a) {
   if (a.positional.size() != 1) return absl::InvalidArgumentError("give one page file: vertexctl xhtml PAGE (see --help)");
   VERTEX_ASSIGN_OR_RETURN(site::PageFile file, site::ReadPageFile(a.positional[0], kMaxPageBytes));
-  html::Parser parser;
+  html::ParseOptions parse;
+  VERTEX_ASSIGN_OR_RETURN(parse.builder, PageBuilderFromFlags(a));
+  html::Parser parser(parse);
   VERTEX_ASSIGN_OR_RETURN(html::Page page, parser.Parse(file.bytes, file.url));
   VERTEX_ASSIGN_OR_RETURN(std::string xhtml, html::SerializeXhtml(page));
   if (!a.Has("out")) {

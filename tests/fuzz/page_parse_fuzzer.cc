@@ -1,12 +1,13 @@
-// Fuzz target: page bytes + URL -> Page (html/page.h), with the charset
+// Fuzz target: page bytes + URL -> Page (html/page.h) with each page
+// builder (Gumbo + mirror, libxml2's HTML parser), with the charset
 // sniffing (html/charset.h) and the nesting pre-scan (html/nesting.h) on the
 // same bytes.
 //
 // Input: line 1 is the page URL, line 2 the HTTP Content-Type (may be
 // empty), the rest the page bytes.
 //
-// Checked beyond "no crash": the decoded text is valid UTF-8; a parsed page
-// reports balanced start/end tags to its TagSink, no deeper than the limit,
+// Checked beyond "no crash", for each builder: the decoded text is valid
+// UTF-8; a parsed page has an <html> root, reports balanced start/end tags to its TagSink, no deeper than the limit,
 // and a node count equal to the nodes a walk of its tree visits; the XHTML
 // serialization of a parsed page succeeds.
 #include <cstdint>
@@ -85,13 +86,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_depth = 64;
   options.max_page_bytes = 64 * 1024;
   options.max_attributes = 64;
-  html::Parser parser(options);
-  fuzz::BalanceSink sink;
-  absl::StatusOr<html::Page> page = parser.Parse(bytes, std::string(url), content_type, &sink);
-  if (page.ok()) {
-    fuzz::CheckPage(*page, sink, options);
-  } else {
-    fuzz::CheckNotInternal(page.status(), "Parse");
+  // Both page builders, each with the same checks.
+  for (html::PageBuilder builder : {html::PageBuilder::kGumbo, html::PageBuilder::kLibxml2}) {
+    options.builder = builder;
+    html::Parser parser(options);
+    fuzz::BalanceSink sink;
+    absl::StatusOr<html::Page> page = parser.Parse(bytes, std::string(url), content_type, &sink);
+    if (page.ok()) {
+      fuzz::Check(page->root().tag() == "html", "a parsed page's root is not <html>");
+      fuzz::CheckPage(*page, sink, options);
+    } else {
+      fuzz::CheckNotInternal(page.status(), "Parse");
+    }
   }
   return 0;
 }

@@ -175,9 +175,17 @@ TEST_F(SiteSettingsTest, EngineDefaultsForSitesWithoutSettings) {
   EXPECT_EQ(added.clusters_size(), 0);
   EXPECT_EQ(added.prune_threshold(), 20u);
   EXPECT_EQ(added.settings().prune_threshold(), 20u);
-  v1::AddSamplePagesRequest adaptive = Add();
-  *adaptive.mutable_settings() = Settings(0, 0);
-  added = learning_->AddSamplePages(adaptive).value();
+  // Settings whose clustering fields are all defaults are no settings: every
+  // site stores its page builder in its settings, so the engine's default
+  // still applies to them.
+  v1::AddSamplePagesRequest defaults = Add();
+  *defaults.mutable_settings() = Settings(0, 0);
+  added = learning_->AddSamplePages(defaults).value();
+  EXPECT_EQ(added.clusters_size(), 0);
+  EXPECT_EQ(added.prune_threshold(), 20u);
+  v1::AddSamplePagesRequest own = Add();
+  *own.mutable_settings() = Settings(1, 0);
+  added = learning_->AddSamplePages(own).value();
   EXPECT_EQ(added.clusters_size(), 1);
   EXPECT_EQ(added.prune_threshold(), 1u);
 }
@@ -206,8 +214,12 @@ TEST_F(SiteSettingsTest, BadSettingsAreRefusedNamingTheField) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.message;
     EXPECT_THAT(s.message(), HasSubstr(c.message));
   }
-  // Nothing was stored.
-  EXPECT_FALSE(store_->GetSite("tiny").value().has_settings());
+  // Nothing was stored: the site holds only its builder, stored when it
+  // was registered.
+  const v1::SiteSettings stored = store_->GetSite("tiny").value().settings();
+  EXPECT_EQ(stored.prune_threshold(), 0u);
+  EXPECT_EQ(stored.sample_rate(), 0);
+  EXPECT_EQ(stored.page_builder(), v1::PAGE_BUILDER_GUMBO);
   EXPECT_EQ(store_->GetSampleState("tiny").value().urls_size(), 0);
   // The bounds themselves are accepted.
   v1::RegisterSiteRequest r = Register();
