@@ -585,11 +585,14 @@ std::string ReportJson(const std::vector<BuilderSide>& sides, const PairedResult
   w.EndObject().Key("over_gumbo").BeginObject();
   for (int v = 0; v < kVariantCount; ++v) w.Key(keys[v]).Double(r.ratio[v]);
   w.EndObject().Key("target_over_hand_xpaths").Double(0.9);
-  w.Key("url_match_ms_per_page").Double(r.url_ms).Key("rule_matching_ms_per_page").Double(r.matching_ms);
-  w.Key("apply_ms_per_page").Double(r.apply_ms).Key("rest_ms_per_page").Double(r.rest_ms);
-  w.Key("attribute_ms_per_page").BeginObject();
-  for (size_t a = 0; a < r.attribute_ms.size(); ++a) w.Key(site.schema->attribute(a).name()).Double(r.attribute_ms[a]);
-  w.EndObject().Key("hand_xpaths_scores");
+  if (r.ms[kExtract] > 0) {  // the pieces of the gumbo extraction, when it ran
+    w.Key("url_match_ms_per_page").Double(r.url_ms).Key("rule_matching_ms_per_page").Double(r.matching_ms);
+    w.Key("apply_ms_per_page").Double(r.apply_ms).Key("rest_ms_per_page").Double(r.rest_ms);
+    w.Key("attribute_ms_per_page").BeginObject();
+    for (size_t a = 0; a < r.attribute_ms.size(); ++a) w.Key(site.schema->attribute(a).name()).Double(r.attribute_ms[a]);
+    w.EndObject();
+  }
+  w.Key("hand_xpaths_scores");
   ScoresJson(w, hand);
   w.Key("builders").BeginObject();
   for (const BuilderSide& side : sides) {

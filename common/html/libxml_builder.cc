@@ -236,19 +236,21 @@ WalkResult Walk(xmlDocPtr doc, const ParseOptions& options, TagSink* sink) {
   return out;
 }
 
-// A parser context per thread, reset for every page: its dictionary, name
-// and node stacks and input buffers are reused (a Parser is one per thread,
-// page.h). Each document takes a reference to the dictionary.
-// The dictionary holds every element and attribute name seen (and short
-// whitespace texts); past kMaxDictionaryNames (pages with random names) the
-// context is replaced, so that a long-lived thread's memory stays bounded.
-constexpr int kMaxDictionaryNames = 1 << 16;
-
+// A parser context per thread, reset for every page: its name and node
+// stacks and buffers are reused (a Parser is one per thread, page.h).
+// Each document gets a dictionary of its own (as the Gumbo mirror's):
+// libxml2's dictionaries are not thread-safe, and a Page may be freed on
+// another thread (xmlFreeDoc reads its dictionary) while this one parses.
+// The context takes the new one before htmlCtxtReadMemory, whose reset
+// interns its own strings in it again.
 htmlParserCtxtPtr ThreadContext() {
   thread_local std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt;
-  if (ctxt == nullptr || ctxt->dict == nullptr || xmlDictSize(ctxt->dict) > kMaxDictionaryNames) {
-    ctxt.reset(htmlNewParserCtxt());
-  }
+  if (ctxt == nullptr) ctxt.reset(htmlNewParserCtxt());
+  if (ctxt == nullptr) return nullptr;
+  xmlDictPtr dict = xmlDictCreate();
+  if (dict == nullptr) return nullptr;
+  xmlDictFree(ctxt->dict);  // documents parsed before keep their references
+  ctxt->dict = dict;
   return ctxt.get();
 }
 

@@ -332,6 +332,19 @@ TEST(Libxml2BuilderTest, HostileInputGivesAPageOrAClearError) {
   EXPECT_EQ(String(text, "string-length(//p)"), std::to_string(7 << 20));
 }
 
+TEST(Libxml2BuilderTest, EachPageHasADictionaryOfItsOwn) {
+  // libxml2's dictionaries are not thread-safe and a Page may be freed on
+  // another thread while its parser's thread parses the next page.
+  Parser parser({.builder = PageBuilder::kLibxml2});
+  absl::StatusOr<Page> first = parser.Parse("<div class=a>1</div>", "u1");
+  absl::StatusOr<Page> second = parser.Parse("<div class=a>2</div>", "u2");
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_NE(first->doc()->dict, nullptr);
+  EXPECT_NE(first->doc()->dict, second->doc()->dict);
+  EXPECT_EQ(String(*first, "string(//div[@class='a'])"), "1");
+  EXPECT_EQ(String(*second, "string(//div[@class='a'])"), "2");
+}
+
 TEST(Libxml2BuilderTest, ParsersOnManyThreadsGiveTheSamePages) {
   demo::SiteOptions options;
   options.product_pages = 8;
