@@ -77,8 +77,10 @@ std::vector<std::string> HandXPaths::Run(std::string_view bytes) const {
   xmlXPathContextPtr context = xmlXPathNewContext(doc);
   for (size_t i = 0; context != nullptr && i < compiled_.size(); ++i) {
     xmlXPathObjectPtr result = xmlXPathCompiledEval(compiled_[i], context);
-    if (result != nullptr && result->type == XPATH_NODESET && result->nodesetval != nullptr &&
-        result->nodesetval->nodeNr > 0) {
+    if (result != nullptr && result->type == XPATH_STRING && result->stringval != nullptr) {
+      values[i] = reinterpret_cast<const char*>(result->stringval);
+    } else if (result != nullptr && result->type == XPATH_NODESET && result->nodesetval != nullptr &&
+               result->nodesetval->nodeNr > 0) {
       xmlChar* s = xmlNodeGetContent(result->nodesetval->nodeTab[0]);
       if (s != nullptr) values[i] = reinterpret_cast<const char*>(s);
       xmlFree(s);

@@ -2,7 +2,8 @@
 // baseline: libxml2's HTML parser with lxml's default options (recover, no
 // network, compact; errors off) on the page bytes, then five XPaths written
 // by hand for the site's attributes, compiled once and evaluated per page,
-// each giving the string value of its first node (parsel's `.get()`).
+// each giving the string value of its first node (parsel's `.get()`), or
+// its string for a string-valued XPath.
 //
 // Thread-safety: a HandXPaths is immutable after Create; Parse and Run may
 // be called from many threads (each call has its own document and context).

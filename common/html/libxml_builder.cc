@@ -6,10 +6,13 @@
 // - Element and attribute names come out lowercase (htmlParseHTMLName);
 //   the walk lowercases any element name that does not, through the
 //   document dictionary.
-// - htmlCtxtReadMemory copies the page into a buffer grown from 8 KB (7%
-//   of an extraction's time in the profile); a static input buffer over
-//   the page (xmlParserInputBufferCreateStatic + xmlNewIOInputStream) made
-//   2.9.14 read parts of the page twice, so the copy stays.
+// - htmlCtxtReadMemory copies the page into an input buffer (7% of an
+//   extraction in the profile, nearly all of it malloc consolidating the
+//   previous page's frees on that large request). Reading in place
+//   (htmlCtxtReadDoc over a reused NUL-terminated copy) measured no faster
+//   in the paired benchmark: the consolidation moves to the next large
+//   allocation. A static input buffer (xmlParserInputBufferCreateStatic)
+//   made 2.9.14 read parts of a page twice.
 // - Without XML_PARSE_HUGE the tree builder halts the parse at 256 open
 //   elements (nodePush, xmlParserMaxDepth), silently truncating the page;
 //   with it there is no depth limit, so ParseOptions.max_depth (checked by
@@ -36,6 +39,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <string>
 
 namespace vertex::html {
 namespace {

@@ -72,9 +72,13 @@ size_t SkipTag(std::string_view s, size_t pos, int* attributes) {
         if (c == '"' || c == '\'') quote = c, state = kQuoted;
         else if (!space) state = kUnquoted;
         break;
-      case kQuoted:
-        if (c == quote) state = kBeforeName;
+      case kQuoted: {  // jump to the closing quote: values (URLs, styles) are the long part of tags
+        const void* end = std::memchr(s.data() + i, quote, s.size() - i);
+        if (end == nullptr) return *attributes = count, s.size();
+        i = static_cast<const char*>(end) - s.data();
+        state = kBeforeName;
         break;
+      }
       case kUnquoted:
         if (c == '>') return *attributes = count, i + 1;
         if (space) state = kBeforeName;

@@ -65,20 +65,40 @@ xmlNodePtr NewInternedText(xmlDocPtr doc, const char* text) {
   return node;
 }
 
+// An attribute named `name` (interned in the document's dictionary, which
+// xmlFreeProp leaves alone) whose value is one text node holding `value`
+// verbatim (no entity parsing, unlike xmlNewDocProp). Unlinked; null when
+// out of memory.
+xmlAttrPtr NewAttribute(xmlDocPtr doc, const char* name, const char* value) {
+  const xmlChar* interned = xmlDictLookup(doc->dict, BAD_CAST name, -1);
+  if (interned == nullptr) return nullptr;
+  auto* prop = static_cast<xmlAttrPtr>(xmlMalloc(sizeof(xmlAttr)));
+  if (prop == nullptr) return nullptr;
+  std::memset(prop, 0, sizeof(xmlAttr));
+  prop->type = XML_ATTRIBUTE_NODE;
+  prop->name = interned;
+  prop->doc = doc;
+  xmlNodePtr text = xmlNewDocText(doc, BAD_CAST value);
+  if (text == nullptr) {
+    xmlFree(prop);
+    return nullptr;
+  }
+  text->parent = reinterpret_cast<xmlNodePtr>(prop);
+  prop->children = prop->last = text;
+  return prop;
+}
+
 // Gives `node` the attributes `attributes`, in order. Linear: xmlNewProp
 // with a node walks the node's attribute list to append to it, so n
-// attributes cost n^2 / 2 steps; here each is created unlinked
-// (xmlNewProp without a node: a text child, no entity parsing) and linked
+// attributes cost n^2 / 2 steps; here each is created unlinked and linked
 // after the last one.
 void LinkAttributes(const GumboVector& attributes, xmlDocPtr doc, xmlNodePtr node) {
   xmlAttrPtr last = nullptr;
   for (unsigned i = 0; i < attributes.length; ++i) {
     const auto* a = static_cast<const GumboAttribute*>(attributes.data[i]);
-    xmlAttrPtr prop = xmlNewProp(nullptr, BAD_CAST a->name, BAD_CAST a->value);
+    xmlAttrPtr prop = NewAttribute(doc, a->name, a->value);
     if (prop == nullptr) continue;  // out of memory: the attribute is dropped, as xmlNewProp would
     prop->parent = node;
-    prop->doc = doc;
-    for (xmlNodePtr t = prop->children; t != nullptr; t = t->next) t->doc = doc;
     if (last == nullptr) {
       node->properties = prop;
     } else {
@@ -204,11 +224,40 @@ Parser::Parser(ParseOptions options) : options_(options) { InitLibxml2Once(); }
 
 namespace {
 
+// Element names interned in one document's dictionary, by Gumbo tag: one
+// lookup per tag name and page instead of one per element.
+class InternedNames {
+ public:
+  explicit InternedNames(xmlDocPtr doc) : doc_(doc) { names_.fill(nullptr); }
+  // The interned lowercase name of `e`; null when out of memory.
+  const xmlChar* Of(const GumboElement& e, std::string_view name) {
+    if (e.tag == GUMBO_TAG_UNKNOWN) return Lookup(name);
+    const xmlChar*& known = names_[e.tag];
+    if (known == nullptr) known = Lookup(name);
+    return known;
+  }
+
+ private:
+  const xmlChar* Lookup(std::string_view name) {
+    return xmlDictLookup(doc_->dict, BAD_CAST name.data(), static_cast<int>(name.size()));
+  }
+  xmlDocPtr doc_;
+  std::array<const xmlChar*, GUMBO_TAG_LAST + 1> names_;
+};
+
+// An element named `name` (interned: xmlFreeNode leaves it alone); null
+// when out of memory.
+xmlNodePtr NewElement(xmlDocPtr doc, const xmlChar* name) {
+  if (name == nullptr) return nullptr;
+  return xmlNewDocNodeEatName(doc, nullptr, const_cast<xmlChar*>(name), nullptr);
+}
+
 // Mirrors Gumbo's tree into `doc` without recursion, feeding `sink`.
 // Returns false when the tree is deeper than `max_depth`.
 bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* sink,
             size_t* node_count, int* depth_out) {
   const KnownTags& known = Known();
+  InternedNames names(doc);
   std::vector<Frame> stack;
   stack.reserve(64);
   stack.push_back({&document->v.document.children, 0, reinterpret_cast<xmlNodePtr>(doc), 0});
@@ -231,8 +280,8 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
         const std::string_view name = ElementName(e, &scratch);
         const uint32_t token =
             e.tag != GUMBO_TAG_UNKNOWN ? known.tokens[e.tag] : TagToken(name);
-        const std::string name_z(name);
-        xmlNodePtr node = xmlNewDocNode(doc, nullptr, BAD_CAST name_z.c_str(), nullptr);
+        xmlNodePtr node = NewElement(doc, names.Of(e, name));
+        if (node == nullptr) break;  // out of memory: the element is dropped
         LinkAttributes(e.attributes, doc, node);
         LinkLastChild(parent, node);
         ++count;

@@ -7,9 +7,9 @@
 // empty), the rest the page bytes.
 //
 // Checked beyond "no crash", for each builder: the decoded text is valid
-// UTF-8; a parsed page has an <html> root, reports balanced start/end tags to its TagSink, no deeper than the limit,
-// and a node count equal to the nodes a walk of its tree visits; the XHTML
-// serialization of a parsed page succeeds.
+// UTF-8; a parsed page has an <html> root, reports balanced start/end tags
+// to its TagSink, is no deeper than the limit and has a node count equal to
+// the nodes a walk of its tree visits; its XHTML serialization succeeds.
 #include <cstdint>
 #include <string>
 

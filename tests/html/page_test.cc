@@ -406,6 +406,8 @@ TEST(NestingTest, CountsAttributesAsTheTokenizerSplitsThem) {
       {"<script a b>var s = '<div c d e f>';</script>", 2},
       {"<!-- <div a b c d e> --><p a>", 1},
       {"<div a a a a>", 4},  // duplicates count: Gumbo compares them too
+      {"<div a='x\" y>' b=\"'\" c>", 3},
+      {"<div a b='never closed>", 2},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(PreScanStructure(c.html, {}).max_attributes, c.expected) << c.html;
