@@ -310,6 +310,24 @@ TEST_F(SiteBuilderTest, EachBuilderLearnsAndExtractsWithItsOwnTree) {
     EXPECT_EQ(m->clusters(0).not_covered(), 0u) << name;
     EXPECT_EQ(v1::ClusterVerdict::Verdict_Name(m->clusters(0).verdict()), "OK") << name;
   }
+  // Relearning the libxml2 site on the same pages clusters them with
+  // libxml2 and reuses its rule.
+  v1::RelearnRequest relearn;
+  relearn.set_site("tables-libxml2");
+  for (const ClientPage& p : site_.pages) {
+    v1::Page* page = relearn.add_pages();
+    page->set_url(p.url);
+    page->set_html(p.bytes);
+  }
+  absl::StatusOr<v1::RelearnResponse> relearnt = learning_->Relearn(relearn);
+  ASSERT_TRUE(relearnt.ok()) << relearnt.status();
+  EXPECT_EQ(relearnt->reused(), 1u);
+  EXPECT_EQ(relearnt->queued(), 0u);
+  EXPECT_EQ(relearnt->unassigned_pages(), 0u);
+  ASSERT_EQ(relearnt->clusters_size(), 1);
+  // The same signature as before: the cluster is matched as such (built
+  // with Gumbo, the fresh pages would form a new signature).
+  EXPECT_EQ(relearnt->clusters(0).match(), "cluster") << relearnt->clusters(0).ShortDebugString();
   // Extract with no site named routes by URL; both sites match these URLs,
   // and the first (tables-gumbo) parses with its own builder.
   v1::ExtractRequest request;
