@@ -221,7 +221,7 @@ TEST(TinySitesCli, HelpTellsTheTruth) {
             std::string::npos)
       << site.out;
   EXPECT_NE(site.out.find("stored with the site"), std::string::npos) << site.out;
-  for (const char* command : {"site", "learn", "cluster", "eval-swde", "demo", "amber", "xhtml"}) {
+  for (const char* command : {"site", "learn", "cluster", "eval-swde", "demo", "amber", "xhtml", "discover-links"}) {
     const Result r = Vertexctl(std::string(command) + " --help");
     EXPECT_NE(r.out.find("--page-builder gumbo|libxml2"), std::string::npos) << command << " --help lacks it";
   }
