@@ -13,7 +13,11 @@
 //   load_gen sweep  peak stream throughput over concurrency 1, 2, 4, then
 //                   unary latency at half of that peak, against the
 //                   targets (RPC peak >= 0.8 x in-process 2-thread rate;
-//                   p99 <= 10 ms at half of peak).
+//                   p99 <= 10 ms at half of peak), and two streams at the
+//                   same half-peak rate right after: the server's CPU per
+//                   page of unary against streamed pages at one rate (a
+//                   server at half load spends more CPU per page than at
+//                   peak, whatever the call kind).
 //
 // Latency is measured per page from the write of its request (closed
 // loop), or from its scheduled time (--rate: open loop, so a slow server
@@ -39,6 +43,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -67,6 +72,7 @@
 #include "common/workflow/extraction_engine.h"
 #include "common/workflow/learning_engine.h"
 #include "common/workflow/site_store.h"
+#include "services/common/balanced_target.h"
 #include "services/common/flags.h"
 #include "vertex/v1/extraction.grpc.pb.h"
 #include "vertex/v1/learning.grpc.pb.h"
@@ -89,7 +95,7 @@ constexpr double kP99TargetMs = 10;        // unary, at half of peak
 // ---------------------------------------------------------------- usage
 
 constexpr char kUsage[] =
-    "usage: load_gen setup|run|sweep|soak [flags]   (load_gen MODE --help for the flags of MODE)\n"
+    "usage: load_gen setup|run|sweep|soak|scale [flags]   (load_gen MODE --help for the flags of MODE)\n"
     "\n"
     "  setup  learn a site into a RocksDB store in process (register, add pages, an editor simulated\n"
     "         from the ground truth, learn, extract, score; prints the report), then close the store,\n"
@@ -98,12 +104,14 @@ constexpr char kUsage[] =
     "         p50/p90/p99/max, errors, client CPU; before and after it, the in-process extraction rate\n"
     "         on 2 threads on the same pages, and the ratio RPC / in-process; a last line 'JSON {...}'\n"
     "  sweep  stream mode at concurrency 1, 2 and 4 (the best is the peak), then unary mode at half\n"
-    "         of the peak rate on 4 workers; prints both against the targets (RPC peak >= 0.8 x the\n"
-    "         in-process 2-thread rate; p99 <= 10 ms at half of peak) and a last line 'JSON {...}'\n"
+    "         of the peak rate on 4 workers and 2 streams at that rate; prints them against the targets\n"
+    "         (RPC peak >= 0.8 x the in-process 2-thread rate; p99 <= 10 ms at half of peak), the server\n"
+    "         CPU per page of unary vs stream at that rate, and a last line 'JSON {...}'\n"
     "  soak   a steady load on one or more servers for --duration seconds, sampling the resident\n"
     "         memory (VmRSS) and open file descriptors of the given processes; prints them over time,\n"
     "         start / after warm-up / end / max, and whether they stayed flat (exit 1 when not)\n"
-    "\n"
+    "  scale  N extraction replicas at peak through one round-robin target: pages/s in total and per\n"
+    "         replica, each replica's share of the calls, CPU seconds and pages per CPU-second, the client's CPU\n"    "\n"
     "Every load has 1 s of warm-up that is not counted. Exit status: 0 when the measurements ran\n"
     "(a missed target is reported, not an error), 1 on any error (bad flags, missing directory,\n"
     "server unreachable, site unknown to the server or without rules).\n";
@@ -133,9 +141,10 @@ constexpr char kSweepUsage[] =
     "usage: load_gen sweep --server HOST:PORT --site NAME --pages DIR (--store DIR | --schema FILE)\n"
     "                      [--seconds S] [--window W] [--server-pid PID]\n"
     "As run, with the loads chosen: stream mode at concurrency 1, 2 and 4 (closed loop; the best\n"
-    "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers. Prints each load,\n"
-    "the in-process 2-thread rate before and after, and the two targets: RPC peak >= 0.8 x in-process\n"
-    "2-thread rate; p99 <= 10 ms at half of peak.\n";
+    "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers, then 2 streams at\n"
+    "that rate. Prints each load, the in-process 2-thread rate before and after, the two targets: RPC\n"
+    "peak >= 0.8 x in-process 2-thread rate; p99 <= 10 ms at half of peak; and the server's CPU per\n"
+    "page of the unary load against the streams at the same rate (needs --server-pid).\n";
 
 constexpr char kSoakUsage[] =
     "usage: load_gen soak --server HOST:PORT[,HOST:PORT...] --site NAME --pages DIR --pid NAME=PID[,...]\n"
@@ -156,7 +165,7 @@ std::vector<FlagSpec> SetupFlags() {
 }
 
 std::vector<FlagSpec> SweepFlags() {
-  return {{"server", "HOST:PORT", "the server's address"},
+  return {{"server", "HOST:PORT", "the server's address, or several: a static list or dns:///NAME:PORT (round robin)"},
           {"site", "NAME", "the site whose rules the server applies"},
           {"pages", "DIR", "the pages to send"},
           {"store", "DIR", "the server's store, read as a RocksDB secondary for the in-process rate"},
@@ -200,6 +209,8 @@ struct WorkerStats {
   size_t answered = 0;             // responses received, warm-up and drain included
   size_t errors = 0;               // over the whole load, warm-up included
   std::string first_error;
+  std::map<std::string, size_t> per_server;  // completed inside the window, by server (IP:PORT)
+  std::map<std::string, size_t> answered_per_server;  // answered, warm-up and drain included, by server
 
   void Error(std::string message) {
     if (errors++ == 0) first_error = std::move(message);
@@ -218,12 +229,17 @@ struct Schedule {
     const double seconds = static_cast<double>(w + j * workers) / rate;
     return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   }
-  void Record(Clock::time_point issued, Clock::time_point done, WorkerStats& stats) const {
+  // `server`: the peer that answered (IP:PORT), counted per server.
+  void Record(Clock::time_point issued, Clock::time_point done, WorkerStats& stats, const std::string& server) const {
     if (issued >= warm && issued < end) {
       stats.latency_ms.push_back(std::chrono::duration<double, std::milli>(done - issued).count());
     }
-    if (done >= warm && done <= end) ++stats.completed;
+    if (done >= warm && done <= end) {
+      ++stats.completed;
+      ++stats.per_server[server];
+    }
     ++stats.answered;
+    ++stats.answered_per_server[server];
   }
 };
 
@@ -303,6 +319,8 @@ struct LoadResult {
   size_t errors = 0;
   std::string first_error;
   CpuUse cpu;
+  std::map<std::string, size_t> per_server;  // completed inside the window, by server (IP:PORT)
+  std::map<std::string, size_t> answered_per_server;  // over the whole load, by server
 };
 
 // Nearest-rank percentile of sorted values; 0 for none.
@@ -318,6 +336,8 @@ void Merge(const std::vector<WorkerStats>& workers, LoadResult& out) {
     latency.insert(latency.end(), w.latency_ms.begin(), w.latency_ms.end());
     out.completed += w.completed;
     out.answered += w.answered;
+    for (const auto& [server, n] : w.per_server) out.per_server[server] += n;
+    for (const auto& [server, n] : w.answered_per_server) out.answered_per_server[server] += n;
     if (w.errors > 0 && out.errors == 0) out.first_error = w.first_error;
     out.errors += w.errors;
   }
@@ -336,32 +356,45 @@ absl::Status FromGrpc(const grpc::Status& s, const std::string& context) {
   return absl::Status(static_cast<absl::StatusCode>(s.error_code()), context + ": " + s.error_message());
 }
 
-// A channel of its own (its own subchannel pool, so its own connection).
+// A channel of its own (its own subchannel pool, so its own connections)
+// to `server`: one address, or several (rpc::ParseBalancedTarget: a static
+// list or dns:///) balanced per call with round_robin. `server` was checked
+// by CheckTarget.
 std::shared_ptr<grpc::Channel> NewChannel(const std::string& server) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);
   args.SetMaxSendMessageSize(64 << 20);
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  return grpc::CreateCustomChannel(server, grpc::InsecureChannelCredentials(), args);
+  args.SetServiceConfigJSON(rpc::kRoundRobinServiceConfig);
+  absl::StatusOr<rpc::BalancedTarget> target = rpc::ParseBalancedTarget(server);
+  return grpc::CreateCustomChannel(target.ok() ? target->channel_target : server, grpc::InsecureChannelCredentials(),
+                                   args);
 }
+
+// --server (or --target): one address, a static list or dns:///NAME:PORT.
+absl::Status CheckTarget(const std::string& server) { return rpc::ParseBalancedTarget(server).status(); }
 
 std::chrono::system_clock::time_point DeadlineIn(double seconds) {
   return std::chrono::system_clock::now() +
          std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-// One ExtractStream stream: a writer (the caller of Run) keeps at most
-// `window` requests in flight; a reader thread matches each response with
-// the oldest request in flight (responses come in request order).
+// ExtractStream streams, one at a time: a writer (the caller of Run) keeps
+// at most `window` requests in flight; a reader thread matches each
+// response with the oldest request in flight (responses come in request
+// order). With `stream_pages` > 0 a stream is closed after that many pages
+// and a new one opened, so that round robin over several servers (which
+// picks a server per stream) spreads the streams; 0: one stream.
 class StreamWorker {
  public:
   StreamWorker(const std::string& server, const std::vector<v1::ExtractRequest>& requests, const Schedule& schedule,
-               int index, int window)
+               int index, int window, int stream_pages)
       : stub_(v1::ExtractionService::NewStub(NewChannel(server))),
         requests_(requests),
         schedule_(schedule),
         index_(index),
-        window_(static_cast<size_t>(window)) {}
+        window_(static_cast<size_t>(window)),
+        stream_pages_(stream_pages) {}
 
   void Run();
   const WorkerStats& stats() const { return stats_; }
@@ -372,8 +405,10 @@ class StreamWorker {
     size_t page;
   };
 
-  void WriteLoop(Stream& stream);
-  void ReadLoop(Stream& stream);
+  // Writes up to stream_pages_ requests (all, with 0); false once the load
+  // is over or the stream failed.
+  bool WriteLoop(Stream& stream);
+  void ReadLoop(Stream& stream, grpc::ClientContext& context);
   // Waits for room in the window; false when the reader has stopped.
   bool WaitForSlot();
 
@@ -382,6 +417,8 @@ class StreamWorker {
   const Schedule& schedule_;
   const int index_;
   const size_t window_;
+  const int stream_pages_;
+  int64_t next_ = 0;  // the writer's: index of the next request of this worker
   absl::Mutex mu_;
   std::deque<InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
   bool reader_done_ ABSL_GUARDED_BY(mu_) = false;
@@ -389,15 +426,25 @@ class StreamWorker {
 };
 
 void StreamWorker::Run() {
-  grpc::ClientContext context;
-  context.set_deadline(DeadlineIn(std::chrono::duration<double>(schedule_.end - Clock::now()).count() + 120));
-  std::unique_ptr<Stream> stream = stub_->ExtractStream(&context);
-  std::thread reader([&] { ReadLoop(*stream); });
-  WriteLoop(*stream);
-  stream->WritesDone();
-  reader.join();
-  const grpc::Status status = stream->Finish();
-  if (!status.ok()) stats_.Error(FromGrpc(status, "ExtractStream").ToString());
+  for (bool more = true; more && Clock::now() < schedule_.end;) {
+    grpc::ClientContext context;
+    context.set_deadline(DeadlineIn(std::chrono::duration<double>(schedule_.end - Clock::now()).count() + 120));
+    std::unique_ptr<Stream> stream = stub_->ExtractStream(&context);
+    {
+      absl::MutexLock lock(&mu_);
+      reader_done_ = false;
+      in_flight_.clear();
+    }
+    std::thread reader([&] { ReadLoop(*stream, context); });
+    more = WriteLoop(*stream);
+    stream->WritesDone();
+    reader.join();
+    const grpc::Status status = stream->Finish();
+    if (!status.ok()) {
+      stats_.Error(FromGrpc(status, "ExtractStream").ToString());
+      return;
+    }
+  }
 }
 
 bool StreamWorker::WaitForSlot() {
@@ -407,35 +454,40 @@ bool StreamWorker::WaitForSlot() {
   return !reader_done_;
 }
 
-void StreamWorker::WriteLoop(Stream& stream) {
+bool StreamWorker::WriteLoop(Stream& stream) {
   const size_t n = requests_.size();
   const size_t offset = static_cast<size_t>(index_) * n / static_cast<size_t>(schedule_.workers);
-  for (int64_t j = 0;; ++j) {
+  for (int written = 0; stream_pages_ == 0 || written < stream_pages_; ++written) {
+    const int64_t j = next_;
     Clock::time_point issued;
     if (schedule_.rate > 0) {
       issued = schedule_.At(index_, j);
-      if (issued >= schedule_.end) break;
+      if (issued >= schedule_.end) return false;
       std::this_thread::sleep_until(issued);
-      if (!WaitForSlot()) break;
+      if (!WaitForSlot()) return false;
     } else {
-      if (!WaitForSlot()) break;
+      if (!WaitForSlot()) return false;
       issued = Clock::now();
-      if (issued >= schedule_.end) break;
+      if (issued >= schedule_.end) return false;
     }
+    ++next_;
     const size_t page = schedule_.rate > 0 ? static_cast<size_t>(index_ + j * schedule_.workers) % n
                                            : (offset + static_cast<size_t>(j)) % n;
     {
       absl::MutexLock lock(&mu_);
       in_flight_.push_back({issued, page});
     }
-    if (!stream.Write(requests_[page])) break;  // the stream failed: Finish says why
+    if (!stream.Write(requests_[page])) return false;  // the stream failed: Finish says why
   }
+  return true;
 }
 
-void StreamWorker::ReadLoop(Stream& stream) {
+void StreamWorker::ReadLoop(Stream& stream, grpc::ClientContext& context) {
   v1::ExtractResponse response;
+  std::string server;
   while (stream.Read(&response)) {
     const Clock::time_point done = Clock::now();
+    if (server.empty()) server = rpc::PeerAddress(context.peer());
     std::optional<InFlight> request;
     {
       absl::MutexLock lock(&mu_);
@@ -448,7 +500,7 @@ void StreamWorker::ReadLoop(Stream& stream) {
       stats_.Error("ExtractStream: a response without a request in flight");
       continue;
     }
-    schedule_.Record(request->issued, done, stats_);
+    schedule_.Record(request->issued, done, stats_, server);
     if (response.error_code() != 0) {
       stats_.Error(absl::StrCat("ExtractStream page ", requests_[request->page].url(), ": code ", response.error_code(),
                                 ": ", response.error()));
@@ -478,7 +530,7 @@ WorkerStats RunUnaryWorker(const std::string& server, const std::vector<v1::Extr
     context.set_deadline(DeadlineIn(30));
     v1::ExtractResponse response;
     const grpc::Status status = stub->Extract(&context, requests[page], &response);
-    schedule.Record(issued, Clock::now(), stats);
+    schedule.Record(issued, Clock::now(), stats, rpc::PeerAddress(context.peer()));
     if (!status.ok()) stats.Error(FromGrpc(status, "Extract " + requests[page].url()).ToString());
   }
   return stats;
@@ -491,6 +543,7 @@ struct LoadSpec {
   double seconds = 5;
   int window = 4;
   int server_pid = 0;
+  int stream_pages = 0;  // stream mode: pages per stream before a new one; 0: one stream
 };
 
 LoadResult RunLoad(const std::string& server, const std::vector<v1::ExtractRequest>& requests, const LoadSpec& spec) {
@@ -511,7 +564,7 @@ LoadResult RunLoad(const std::string& server, const std::vector<v1::ExtractReque
         stats[w] = RunUnaryWorker(server, requests, schedule, w);
         return;
       }
-      StreamWorker worker(server, requests, schedule, w, spec.window);
+      StreamWorker worker(server, requests, schedule, w, spec.window, spec.stream_pages);
       worker.Run();
       stats[w] = worker.stats();
     });
@@ -642,6 +695,7 @@ struct Loaded {
 absl::StatusOr<Target> TargetFromArgs(const ParsedArgs& a) {
   Target t{a.String("server", ""), a.String("site", ""), a.String("pages", ""), a.String("store", ""),
            a.String("schema", "")};
+  VERTEX_RETURN_IF_ERROR(CheckTarget(t.server));
   if (t.store.empty() && t.schema.empty()) {
     return absl::InvalidArgumentError(
         "--store DIR or --schema FILE is required (for the in-process extractor the RPC rate is compared with)");
@@ -874,6 +928,7 @@ struct SweepResult {
   std::vector<LoadResult> stream;  // concurrency 1, 2, 4
   size_t peak = 0;                 // index into stream
   LoadResult half;                 // unary at half of the peak
+  LoadResult half_stream;          // 2 streams at the same rate
   Ratios ratios;                   // of the peak
 };
 
@@ -888,6 +943,17 @@ void PrintTargets(const SweepResult& s) {
       "target latency:    unary at %.1f pages/s (half of peak), concurrency 4: p50 %.2f ms, p99 %.2f ms "
       "(target p99 <= %.0f ms): %s\n",
       s.half.rate, s.half.p50, s.half.p99, kP99TargetMs, s.half.p99 <= kP99TargetMs ? "met" : "MISSED");
+  std::printf("same rate, streamed: 2 streams at %.1f pages/s: p50 %.2f ms, p99 %.2f ms\n", s.half_stream.rate,
+              s.half_stream.p50, s.half_stream.p99);
+  const CpuUse& u = s.half.cpu;
+  const CpuUse& t = s.half_stream.cpu;
+  if (u.server >= 0 && t.server >= 0) {
+    std::printf("server CPU per page at half of peak: unary %.2f ms, stream %.2f ms (unary - stream %+.2f ms); "
+                "at the stream peak %.2f ms\n",
+                CpuUse::MsPerPage(u.server, s.half.answered), CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(u.server, s.half.answered) - CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(s.stream[s.peak].cpu.server, s.stream[s.peak].answered));
+  }
 }
 
 void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult& before, const InProcessResult& after,
@@ -902,6 +968,8 @@ void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult
   WriteRatiosJson(s.ratios, w);
   w.Key("half_peak");
   WriteLoadJson(s.half, w);
+  w.Key("half_peak_stream");
+  WriteLoadJson(s.half_stream, w);
   w.Key("throughput_target_met").Bool(s.ratios.rate >= kThroughputTarget);
   w.Key("p99_target_met").Bool(s.half.p99 <= kP99TargetMs).EndObject();
   std::printf("JSON %s\n", w.str().c_str());
@@ -921,6 +989,7 @@ absl::Status Sweep(const ParsedArgs& a) {
     return absl::UnavailableError("no page was answered in stream mode: " + peak.first_error);
   }
   s.half = MeasureLoad(t, loaded, {"unary", 4, peak.pages_per_second / 2});
+  s.half_stream = MeasureLoad(t, loaded, {"stream", 2, peak.pages_per_second / 2});
   const InProcessResult after = MeasureInProcess(t, loaded, "after");
   std::printf("peak: stream, concurrency %d\n", peak.concurrency);
   s.ratios = Compare(peak, before, after);
@@ -1118,6 +1187,170 @@ absl::Status Soak(const ParsedArgs& a) {
   return absl::OkStatus();
 }
 
+// ---------------------------------------------------------------- scale
+
+std::vector<FlagSpec> ScaleFlags() {
+  return {{"target", "TARGET", "the replicas: ipv4:A:P,B:P, a comma list IP:PORT,... or dns:///NAME:PORT"},
+          {"replica", "ADDR=PID[,...]", "each replica's address (IP:PORT, as its peer shows) and process id"},
+          {"site", "NAME", "the site whose rules the replicas apply"},
+          {"pages", "DIR", "the pages to send"},
+          {"store", "DIR", "the primary's store, read as a RocksDB secondary: the in-process CPU per page too"},
+          {"seconds", "S", "measured seconds of the load (default 10)"},
+          {"concurrency", "N", "streams (default 6: a multiple of 1, 2 and 3 replicas)"},
+          {"window", "W", "requests in flight per stream (default 4)"},
+          {"stream-pages", "P", "pages per stream before it is closed and another opened (default 64)"},
+          {"help", "", "this help"}};
+}
+
+constexpr char kScaleUsage[] =
+    "usage: load_gen scale --target TARGET --replica ADDR=PID[,...] --site NAME --pages DIR [--store DIR]\n"
+    "                      [--seconds S] [--concurrency N] [--window W] [--stream-pages P]\n"
+    "Drives extraction replicas at peak through one client-side round-robin target (gRPC's round_robin\n"
+    "policy over a static list or dns:///): N ExtractStream streams, each reopened every P pages so that\n"
+    "round robin (which picks a server per stream) spreads them. Reports the total pages/s; per replica\n"
+    "its pages/s and share of the calls (by the peer that answered), its CPU seconds (/proc/PID/stat)\n"
+    "and pages per CPU-second; the client's CPU; with --store, the in-process extraction's pages per\n"
+    "CPU-second on 2 threads (the ceiling a replica's figure is compared with). Spread: even when every\n"
+    "replica of --replica answered between 0.8/N and 1.2/N of the calls. A last line 'JSON {...}'.\n";
+
+struct ReplicaFigures {
+  Watched replica;
+  size_t pages = 0;     // inside the window
+  size_t answered = 0;  // over the whole load
+  double cpu_seconds = -1;
+
+  double PagesPerCpuSecond() const { return cpu_seconds > 0 ? answered / cpu_seconds : 0; }
+};
+
+// One row per --replica, from a load and the CPU each replica spent in it.
+std::vector<ReplicaFigures> FiguresPerReplica(const std::vector<Watched>& replicas, const LoadResult& load,
+                                              const std::vector<double>& cpu_before,
+                                              const std::vector<double>& cpu_after) {
+  std::vector<ReplicaFigures> out;
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    ReplicaFigures f{replicas[i]};
+    if (auto it = load.per_server.find(replicas[i].name); it != load.per_server.end()) f.pages = it->second;
+    if (auto it = load.answered_per_server.find(replicas[i].name); it != load.answered_per_server.end()) {
+      f.answered = it->second;
+    }
+    if (cpu_before[i] >= 0 && cpu_after[i] >= 0) f.cpu_seconds = cpu_after[i] - cpu_before[i];
+    out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<double> ReplicaCpu(const std::vector<Watched>& replicas) {
+  std::vector<double> out;
+  for (const Watched& r : replicas) out.push_back(ReadProcessCpu(r.pid));
+  return out;
+}
+
+// Even: every replica answered between 0.8/N and 1.2/N of the window's calls.
+bool PrintScale(const LoadResult& load, const std::vector<ReplicaFigures>& rows, double in_process_pages_per_cpu_s) {
+  const double n = static_cast<double>(rows.size());
+  bool even = load.completed > 0;
+  std::printf("scale: %zu replica(s): %.1f pages/s in total over %.1f s; errors %zu%s\n", rows.size(),
+              load.pages_per_second, load.seconds, load.errors,
+              load.errors > 0 ? (" (first: " + load.first_error + ")").c_str() : "");
+  for (const ReplicaFigures& f : rows) {
+    const double share = load.completed > 0 ? static_cast<double>(f.pages) / load.completed : 0;
+    even = even && share >= 0.8 / n && share <= 1.2 / n;
+    std::printf(
+        "  replica %-21s pid %-7d %8.1f pages/s, share of calls %.3f (1/N = %.3f); CPU %.2f s (%.2f cores); "
+        "%.1f pages per CPU-second\n",
+        f.replica.name.c_str(), f.replica.pid, f.pages / load.seconds, share, 1 / n, f.cpu_seconds,
+        load.cpu.Cores(f.cpu_seconds), f.PagesPerCpuSecond());
+  }
+  for (const auto& [server, pages] : load.per_server) {
+    bool listed = false;
+    for (const ReplicaFigures& f : rows) listed = listed || f.replica.name == server;
+    if (!listed) std::printf("  server %s (not in --replica) answered %zu calls\n", server.c_str(), pages);
+  }
+  const CpuUse& c = load.cpu;
+  std::printf("  client: CPU %.2f s (%.2f cores, %.2f ms CPU/page); machine %.2f cores busy of %u\n", c.client,
+              c.Cores(c.client), CpuUse::MsPerPage(c.client, load.answered), c.Cores(c.machine),
+              std::thread::hardware_concurrency());
+  if (in_process_pages_per_cpu_s > 0) {
+    std::printf("  in process (2 threads, same pages): %.1f pages per CPU-second\n", in_process_pages_per_cpu_s);
+  }
+  std::printf("  spread over the replicas: %s\n", even ? "even (each within 0.8/N..1.2/N)" : "UNEVEN");
+  return even;
+}
+
+void WriteScaleJson(const std::string& target, const LoadResult& load, const std::vector<ReplicaFigures>& rows,
+                    double in_process_pages_per_cpu_s, bool even) {
+  util::JsonWriter w;
+  w.BeginObject().Key("command").String("scale").Key("target").String(target);
+  w.Key("replicas").Int(static_cast<int64_t>(rows.size())).Key("load");
+  WriteLoadJson(load, w);
+  w.Key("per_replica").BeginArray();
+  for (const ReplicaFigures& f : rows) {
+    w.BeginObject().Key("address").String(f.replica.name).Key("pid").Int(f.replica.pid);
+    w.Key("pages").Uint(f.pages).Key("pages_per_s").Double(f.pages / load.seconds);
+    w.Key("share").Double(load.completed > 0 ? static_cast<double>(f.pages) / load.completed : 0);
+    w.Key("cpu_s").Double(f.cpu_seconds).Key("pages_per_cpu_s").Double(f.PagesPerCpuSecond()).EndObject();
+  }
+  w.EndArray().Key("client_cpu_s").Double(load.cpu.client);
+  if (in_process_pages_per_cpu_s > 0) w.Key("in_process_pages_per_cpu_s").Double(in_process_pages_per_cpu_s);
+  w.Key("even").Bool(even).EndObject();
+  std::printf("JSON %s\n", w.str().c_str());
+}
+
+absl::StatusOr<std::vector<Watched>> ParseReplicas(const std::string& list) {
+  VERTEX_ASSIGN_OR_RETURN(std::vector<Watched> replicas, ParsePids(list));
+  for (const Watched& r : replicas) {
+    VERTEX_ASSIGN_OR_RETURN(rpc::BalancedTarget t, rpc::ParseBalancedTarget(r.name));
+    if (!t.addresses.empty() || r.name.find(':') == std::string::npos) {
+      return absl::InvalidArgumentError("--replica: '" + r.name + "' is not one IP:PORT");
+    }
+  }
+  return replicas;
+}
+
+absl::Status Scale(const ParsedArgs& a) {
+  Target t{a.String("target", ""), a.String("site", ""), a.String("pages", ""), a.String("store", "")};
+  VERTEX_RETURN_IF_ERROR(CheckTarget(t.server));
+  VERTEX_ASSIGN_OR_RETURN(std::vector<Watched> replicas, ParseReplicas(a.String("replica", "")));
+  VERTEX_ASSIGN_OR_RETURN(t.seconds, a.Double("seconds", 10, 0.5, 3600));
+  LoadSpec spec{"stream"};
+  VERTEX_ASSIGN_OR_RETURN(const int64_t concurrency, a.Int("concurrency", 6, 1, 256));
+  VERTEX_ASSIGN_OR_RETURN(const int64_t window, a.Int("window", 4, 1, 1024));
+  VERTEX_ASSIGN_OR_RETURN(const int64_t stream_pages, a.Int("stream-pages", 64, 0, 1 << 30));
+  spec.concurrency = static_cast<int>(concurrency);
+  spec.window = static_cast<int>(window);
+  spec.stream_pages = static_cast<int>(stream_pages);
+  spec.seconds = t.seconds;
+  Loaded loaded;
+  double in_process = 0;  // pages per CPU-second
+  if (!t.store.empty()) {
+    VERTEX_ASSIGN_OR_RETURN(loaded, Prepare(t));
+    const InProcessResult r = MeasureInProcess(t, loaded, "before");
+    in_process = r.cpu.client > 0 ? r.pages / r.cpu.client : 0;
+  } else {
+    VERTEX_ASSIGN_OR_RETURN(loaded.pages, LoadPages(t.pages_dir));
+    for (size_t i = 0; i < loaded.pages.size(); ++i) {
+      v1::ExtractRequest& r = loaded.requests.emplace_back();
+      r.set_site(t.site);
+      r.set_url(loaded.pages[i].url);
+      r.set_html(loaded.pages[i].bytes);
+      r.set_id(std::to_string(i));
+    }
+    if (loaded.requests.empty()) return absl::NotFoundError("--pages " + t.pages_dir + " holds no page");
+  }
+  for (const Watched& r : replicas) {  // each replica up and caught up with the site's rules
+    VERTEX_RETURN_IF_ERROR(CheckServer(Target{r.name, t.site}, loaded.requests[0]));
+  }
+  std::printf("scale: target %s, %d streams x window %d, a new stream every %d pages, 1 s warm-up + %.1f s\n",
+              t.server.c_str(), spec.concurrency, spec.window, spec.stream_pages, spec.seconds);
+  const std::vector<double> cpu_before = ReplicaCpu(replicas);
+  const LoadResult load = RunLoad(t.server, loaded.requests, spec);
+  const std::vector<ReplicaFigures> rows = FiguresPerReplica(replicas, load, cpu_before, ReplicaCpu(replicas));
+  const bool even = PrintScale(load, rows, in_process);
+  WriteScaleJson(t.server, load, rows, in_process, even);
+  if (load.completed == 0) return absl::UnavailableError("no page was answered: " + load.first_error);
+  return absl::OkStatus();
+}
+
 // ---------------------------------------------------------------- setup
 
 absl::Status Setup(const ParsedArgs& a) {
@@ -1168,7 +1401,8 @@ int Main(int argc, char** argv) {
   const Mode modes[] = {{"setup", SetupFlags(), kSetupUsage, {"store", "pages", "truth", "site", "schema"}, Setup},
                         {"run", RunFlags(), kRunUsage, {"server", "site", "pages"}, Run},
                         {"sweep", SweepFlags(), kSweepUsage, {"server", "site", "pages"}, Sweep},
-                        {"soak", SoakFlags(), kSoakUsage, {"server", "site", "pages", "pid"}, Soak}};
+                        {"soak", SoakFlags(), kSoakUsage, {"server", "site", "pages", "pid"}, Soak},
+                        {"scale", ScaleFlags(), kScaleUsage, {"target", "replica", "site", "pages"}, Scale}};
   for (const Mode& m : modes) {
     if (mode != m.name) continue;
     absl::StatusOr<std::optional<ParsedArgs>> parsed =

@@ -17,6 +17,11 @@
 #                                                       (learns the SWDE site, finds peak, p99 at half of peak)
 #   bash deploy/vertex.sh bench soak [SECONDS] [SWDE_DIR] vertexd + an extraction replica under load for SECONDS
 #                                                        (default 600): their RSS and open fds over time, flat or not
+#   bash deploy/vertex.sh bench scale [SWDE_DIR]        vertexd (the primary) + 3 extraction replicas: load_gen scale
+#                                                       drives N = 1, 2, 3 of them at peak with client-side round
+#                                                       robin; pages/s total and per replica, CPU, spread
+#   bash deploy/vertex.sh bench memory                  RSS of vertexd and a replica over 100 sites x 20 clusters
+#                                                       of rules against an empty store; per-page peak memory
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
@@ -90,6 +95,35 @@ wait_port() {
   cat "$3" >&2
   echo "vertex: $4 did not write its port file" >&2
   exit 1
+}
+
+# start_server NAME BINARY ARGS...: starts a server on a free loopback port
+# (--listen 127.0.0.1:0 --port-file $tmp/NAME.port, log $tmp/NAME.log),
+# waits for its port; sets SERVER_PID and SERVER_ADDR and adds the pid to
+# $pids (which the caller's EXIT trap stops).
+start_server() {
+  local name="$1" binary="$2"
+  shift 2
+  "$binary" --listen 127.0.0.1:0 --port-file "$tmp/$name.port" "$@" 2>"$tmp/$name.log" &
+  SERVER_PID=$!
+  pids="$SERVER_PID $pids"
+  wait_port "$tmp/$name.port" "$SERVER_PID" "$tmp/$name.log" "$name"
+  SERVER_ADDR="127.0.0.1:$(cat "$tmp/$name.port")"
+}
+
+# stop_servers: SIGTERM to every pid in $pids, newest first; 1 when one did
+# not stop cleanly.
+stop_servers() {
+  local p status=0
+  for p in $pids; do
+    kill -TERM "$p" 2>/dev/null || true
+    if ! wait "$p"; then
+      echo "vertex: process $p did not stop cleanly on SIGTERM" >&2
+      status=1
+    fi
+  done
+  pids=""
+  return "$status"
 }
 
 # Starts vertexd on a free loopback port over a new store, runs
@@ -260,10 +294,83 @@ case "$cmd" in
       pids=""
       exit "$status"
     fi
+    if [ "${1:-}" = "scale" ]; then
+      # bench scale [SWDE_DIR]: learn SWDE booksamillion into a temporary store, serve it with
+      # vertexd (the primary) and 3 vertex-extraction replicas (RocksDB secondaries following
+      # vertexd's WatchStore), then load_gen scale against the first N = 1, 2, 3 replicas through
+      # one round-robin target (ipv4:A,B,C): pages/s in total and per replica, each replica's
+      # share of the calls, CPU seconds and pages per CPU-second, the client's CPU.
+      build --target load_gen vertexd vertex-extraction
+      swde="${2:-$ROOT/../shared/data/swde}"
+      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
+        echo "vertex: bench scale: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
+        exit 0
+      fi
+      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_scale.XXXXXX")"
+      pids=""
+      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
+        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
+      start_server vertexd "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
+      primary="$SERVER_ADDR"
+      addrs=()
+      replicas=()
+      for i in 1 2 3; do
+        start_server "replica$i" "$BUILD/services/extraction/vertex-extraction" --store "$tmp/store" \
+          --secondary-dir "$tmp/replica$i-secondary" --learning-server "$primary"
+        addrs+=("$SERVER_ADDR")
+        replicas+=("$SERVER_ADDR=$SERVER_PID")
+      done
+      status=0
+      for n in 1 2 3; do
+        target="ipv4:$(IFS=,; echo "${addrs[*]:0:$n}")"
+        store_flag=()
+        [ "$n" = 1 ] && store_flag=(--store "$tmp/store")
+        echo "== N = $n"
+        "$BUILD/bench/load_gen" scale --target "$target" --replica "$(IFS=,; echo "${replicas[*]:0:$n}")" \
+          --site booksamillion --pages "$swde/book/booksamillion" "${store_flag[@]}" || status=$?
+      done
+      # The name form a Kubernetes client uses (dns:///SERVICE:PORT), here on the first replica's port.
+      echo "== dns:///localhost:${addrs[0]##*:} (the first replica, by name)"
+      "$BUILD/bench/load_gen" scale --target "dns:///localhost:${addrs[0]##*:}" --replica "${replicas[0]}" \
+        --site booksamillion --pages "$swde/book/booksamillion" --seconds 3 || status=$?
+      stop_servers || status=1
+      exit "$status"
+    fi
+    if [ "${1:-}" = "memory" ]; then
+      # bench memory: a store of 100 sites x 20 clusters of rules (memory_bench store), served by
+      # vertexd and an extraction replica, and the same two over an empty store; every site called
+      # (memory_bench drive): VmRSS and VmHWM of each, and their idle CPU; then the heap of the compiled
+      # rules counted exactly (memory_bench rules) and per-page peak memory (memory_bench page).
+      build --target memory_bench vertexd vertex-extraction
+      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_memory.XXXXXX")"
+      pids=""
+      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+      "$BUILD/bench/memory_bench" store --store "$tmp/store" --sites 100 --clusters 20
+      processes=""
+      for kind in loaded empty; do
+        store="$tmp/store"
+        suffix=""
+        if [ "$kind" = empty ]; then store="$tmp/empty-store"; suffix="_empty"; fi
+        start_server "vertexd$suffix" "$BUILD/services/vertexd/vertexd" --store "$store"
+        processes="$processes,vertexd$suffix=$SERVER_ADDR/$SERVER_PID"
+        primary="$SERVER_ADDR"
+        start_server "replica$suffix" "$BUILD/services/extraction/vertex-extraction" --store "$store" \
+          --secondary-dir "$tmp/replica$suffix-secondary" --learning-server "$primary"
+        processes="$processes,replica$suffix=$SERVER_ADDR/$SERVER_PID"
+      done
+      status=0
+      "$BUILD/bench/memory_bench" drive --process "${processes#,}" --sites 100 || status=$?
+      stop_servers || status=1
+      "$BUILD/bench/memory_bench" rules --store "$tmp/store" || status=$?
+      "$BUILD/bench/memory_bench" page || status=$?
+      exit "$status"
+    fi
     if [ "${1:-}" = "load" ]; then
       # bench load [SWDE_DIR]: learn SWDE booksamillion into a temporary store (load_gen setup),
       # serve it with vertexd on a free loopback port, run load_gen sweep against it (peak stream
-      # throughput vs the in-process 2-thread rate; unary p99 at half of peak), stop vertexd.
+      # throughput vs the in-process 2-thread rate; unary p99 at half of peak; unary vs two streams
+      # at that rate: server CPU per page), stop vertexd.
       build --target load_gen vertexd
       swde="${2:-$ROOT/../shared/data/swde}"
       if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then

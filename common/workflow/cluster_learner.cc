@@ -16,8 +16,23 @@
 
 namespace vertex::workflow {
 
-PagePool::PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader)
-    : clustering_(clustering), options_(options), parser_(options), loader_(std::move(loader)) {}
+PagePool::PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader,
+                   PageCacheView cache)
+    : clustering_(clustering),
+      options_(options),
+      parser_(options),
+      loader_(std::move(loader)),
+      cache_(std::move(cache)) {}
+
+std::shared_ptr<const html::Page> PagePool::Cached(size_t index) const {
+  if (cache_.cache == nullptr || index >= clustering_.pages.size()) return nullptr;
+  return cache_.cache->Find(cache_.site, index, clustering_.pages[index].file);
+}
+
+void PagePool::Offer(size_t index, html::Page page) const {
+  if (cache_.cache == nullptr) return;
+  cache_.cache->Insert(cache_.site, index, std::make_shared<const html::Page>(std::move(page)));
+}
 
 absl::StatusOr<site::PageFile> PagePool::Read(size_t index) const {
   if (index >= clustering_.pages.size()) {
@@ -31,15 +46,19 @@ absl::StatusOr<const html::Page*> PagePool::Page(size_t index) {
     return absl::OutOfRangeError(absl::StrCat("page ", index, " is not in the clustering"));
   }
   auto it = entries_.find(index);
-  if (it != entries_.end()) return &*it->second->page;
+  if (it != entries_.end()) return it->second->page.get();
   const std::string& file = clustering_.pages[index].file;
   absl::StatusOr<site::PageFile> read = Read(index);
   if (!read.ok()) return read.status();
-  absl::StatusOr<html::Page> page = parser_.Parse(read->bytes, read->url);
-  if (!page.ok()) return absl::Status(page.status().code(), file + ": " + std::string(page.status().message()));
-  auto entry = std::make_unique<Entry>(Entry{*std::move(read), std::nullopt});
-  entry->page.emplace(*std::move(page));
-  const html::Page* out = &*entry->page;
+  std::shared_ptr<const html::Page> parsed = Cached(index);
+  if (parsed == nullptr || parsed->url() != read->url) {
+    absl::StatusOr<html::Page> page = parser_.Parse(read->bytes, read->url);
+    if (!page.ok()) return absl::Status(page.status().code(), file + ": " + std::string(page.status().message()));
+    parsed = std::make_shared<const html::Page>(*std::move(page));
+    if (cache_.cache != nullptr) cache_.cache->Insert(cache_.site, index, parsed);
+  }
+  auto entry = std::make_unique<Entry>(Entry{*std::move(read), std::move(parsed)});
+  const html::Page* out = entry->page.get();
   entries_.emplace(index, std::move(entry));
   return out;
 }
@@ -111,6 +130,10 @@ absl::StatusOr<std::vector<RuleChecker::PageResult>> CheckUnkept(const RuleCheck
   const auto worker = [&] {
     html::Parser parser(pool.parse_options());
     for (size_t i; (i = next.fetch_add(1)) < order.size();) {
+      if (std::shared_ptr<const html::Page> cached = pool.Cached(order[i])) {
+        results[i - first] = checker.Check(*cached, i);
+        continue;
+      }
       absl::StatusOr<site::PageFile> file = pool.Read(order[i]);
       if (!file.ok()) {
         results[i - first] = file.status();
@@ -120,6 +143,7 @@ absl::StatusOr<std::vector<RuleChecker::PageResult>> CheckUnkept(const RuleCheck
       results[i - first] = page.ok() ? checker.Check(*page, i)
                                      : absl::Status(page.status().code(), file->url + ": " +
                                                                               std::string(page.status().message()));
+      if (page.ok()) pool.Offer(order[i], *std::move(page));
     }
   };
   const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

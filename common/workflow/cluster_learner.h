@@ -30,6 +30,7 @@
 #include "common/site/page_file.h"
 #include "common/site/site_clusterer.h"
 #include "common/workflow/editor_loop.h"
+#include "common/workflow/page_cache.h"
 
 namespace vertex::workflow {
 
@@ -37,10 +38,14 @@ namespace vertex::workflow {
 // the file clustering.pages[index].file.
 using PageLoader = std::function<absl::StatusOr<site::PageFile>(size_t index)>;
 
-// The pages of a clustering, read and parsed on first use and kept.
+// The pages of a clustering, read and parsed on first use and kept. With a
+// cache (page_cache.h; the clustering's page indices must then be the
+// site's sample indices and its files the pages' URLs), parses are taken
+// from it and given to it.
 class PagePool {
  public:
-  PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader = nullptr);
+  PagePool(const site::SiteClustering& clustering, html::ParseOptions options, PageLoader loader = nullptr,
+           PageCacheView cache = {});
 
   // The parsed page clustering.pages[index]. The file's read or parse error
   // (naming the file) when it fails; OutOfRange for a bad index.
@@ -52,15 +57,22 @@ class PagePool {
   absl::StatusOr<site::PageFile> Read(size_t index) const;
   const html::ParseOptions& parse_options() const { return options_; }
 
+  // The cache's parse of page `index`, or null (also with no cache).
+  // Thread-safe.
+  std::shared_ptr<const html::Page> Cached(size_t index) const;
+  // Gives the cache (if any) `page`, parsed from page `index`. Thread-safe.
+  void Offer(size_t index, html::Page page) const;
+
  private:
   struct Entry {
     site::PageFile file;
-    std::optional<html::Page> page;
+    std::shared_ptr<const html::Page> page;
   };
   const site::SiteClustering& clustering_;
   html::ParseOptions options_;
   html::Parser parser_;
   PageLoader loader_;
+  PageCacheView cache_;
   std::map<size_t, std::unique_ptr<Entry>> entries_;
 };
 

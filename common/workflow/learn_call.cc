@@ -373,7 +373,7 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   VERTEX_ASSIGN_OR_RETURN(std::vector<learn::AttributeAnnotation> annotations, ToLearnAnnotations(merged, state, *sc));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, cluster, *sc));
   VERTEX_ASSIGN_OR_RETURN(const html::ParseOptions parse, SiteParse(site));
-  PagePool pool(view, parse, StoreLoader(store_, site));
+  PagePool pool(view, parse, StoreLoader(store_, site), CacheFor(site, state));
   ClusterLearnOptions learn_options = options_.learn;
   if (schema.proto().record_level()) {
     VERTEX_ASSIGN_OR_RETURN(learn_options.gazetteers, GazetteersFor(schema));

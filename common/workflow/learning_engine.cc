@@ -125,7 +125,24 @@ absl::Status NoClusterError(const std::string& site, const v1::SampleState& stat
 
 LearningEngine::LearningEngine(store::RuleStore* store, LearningEngineOptions options,
                                std::function<void(const std::string&)> on_write)
-    : store_(store), options_(std::move(options)), on_write_(std::move(on_write)) {}
+    : store_(store), options_(std::move(options)), on_write_(std::move(on_write)) {
+  if (options_.page_cache_bytes > 0) page_cache_ = std::make_unique<ParsedPageCache>(options_.page_cache_bytes);
+}
+
+ParsedPageCache::Stats LearningEngine::page_cache_stats() const {
+  return page_cache_ ? page_cache_->stats() : ParsedPageCache::Stats{};
+}
+
+PageCacheView LearningEngine::CacheFor(const std::string& site, const v1::SampleState& state) {
+  if (!page_cache_) return {};
+  // A new clustering may come with pages rewritten by another writer.
+  page_cache_->BeginCall(site, state.clustered_unix_ms() ^ (int64_t{state.urls_size()} << 40));
+  return PageCacheView{page_cache_.get(), site};
+}
+
+void LearningEngine::DropCachedPages(const std::string& site) {
+  if (page_cache_) page_cache_->DropSite(site);
+}
 
 absl::Mutex* LearningEngine::SiteLock(const std::string& site) {
   absl::MutexLock lock(&locks_mu_);
@@ -177,6 +194,7 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
         SettingsToStore(record, request.has_settings() ? &request.settings() : nullptr, builder);
     record.set_updated_unix_ms(NowMs());
     VERTEX_RETURN_IF_ERROR(store_->PutSite(record));
+    DropCachedPages(request.site());  // the settings (page builder) may have changed
   }
   Notify(request.site());
   v1::RegisterSiteResponse response;
@@ -222,6 +240,7 @@ absl::StatusOr<v1::AddSamplePagesResponse> LearningEngine::AddSamplePages(const 
     VERTEX_RETURN_IF_ERROR(store_->PutSite(site));
   }
   *response.mutable_settings() = EffectiveSettings(site, options_.cluster);
+  DropCachedPages(request.site());
   if (!pages.empty()) VERTEX_RETURN_IF_ERROR(store_->PutSamplePages(request.site(), pages).status());
   response.set_pages_added(static_cast<uint32_t>(pages.size()));
   if (!request.defer_clustering()) {
@@ -462,6 +481,7 @@ absl::StatusOr<v1::RollbackRuleResponse> LearningEngine::RollbackRule(const v1::
 absl::StatusOr<v1::DeleteSiteResponse> LearningEngine::DeleteSite(const v1::DeleteSiteRequest& request) {
   {
     absl::MutexLock lock(SiteLock(request.site()));
+    DropCachedPages(request.site());
     VERTEX_RETURN_IF_ERROR(store_->DeleteSite(request.site()));
   }
   Notify(request.site());
@@ -484,7 +504,10 @@ absl::StatusOr<v1::RelearnResponse> LearningEngine::Relearn(const v1::RelearnReq
     return ComputeClustering(site, std::move(state), load);
   };
   context.notify = [this](const std::string& site) { Notify(site); };
-  return monitor::Relearn(context, request);
+  DropCachedPages(request.site());
+  absl::StatusOr<v1::RelearnResponse> response = monitor::Relearn(context, request);
+  DropCachedPages(request.site());  // the sample was replaced
+  return response;
 }
 
 absl::StatusOr<v1::ResolveCandidateResponse> LearningEngine::ResolveCandidate(

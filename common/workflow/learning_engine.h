@@ -57,6 +57,7 @@
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 #include "common/workflow/cluster_learner.h"
+#include "common/workflow/page_cache.h"
 #include "common/workflow/site_store.h"
 #include "vertex/v1/learning.pb.h"
 
@@ -73,6 +74,11 @@ struct LearningEngineOptions {
   size_t task_pages = 3;
   // Sample pages previewed by Learn when the request says 0.
   size_t preview_pages = 10;
+  // Estimated heap the parsed sample pages Learn keeps between calls may
+  // take (page_cache.h; shared by every site, least recently used first);
+  // 0: none kept, every Learn parses the cluster's pages again. The default
+  // holds a 2,000-page SWDE site (about 380 KB per parsed page).
+  size_t page_cache_bytes = size_t{1} << 30;
   // Pages one AddSamplePages call may carry.
   size_t max_pages_per_call = 5000;
   // Annotations one Learn call may carry: an editor annotates a few pages
@@ -123,6 +129,8 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
+  // The parsed-page cache's counters (all zero without a cache).
+  ParsedPageCache::Stats page_cache_stats() const;
 
   // The gazetteers record-level learning annotates `schema`'s pages with:
   // per attribute with a gazetteer, the terms LearnGazetteer stored for the
@@ -172,8 +180,15 @@ class LearningEngine final : public LearningApi {
   absl::Status CommitMergedRule(const std::string& site, const v1::ClusterRecord& donor,
                                 const v1::SampleState& state, const schema::CompiledSchema& schema);
 
+  // The cache view for Learn on `site` (no cache: an empty view); starts a
+  // call on the cache.
+  PageCacheView CacheFor(const std::string& site, const v1::SampleState& state);
+  // Forgets the site's parsed pages (its sample pages or settings changed).
+  void DropCachedPages(const std::string& site);
+
   store::RuleStore* store_;
   LearningEngineOptions options_;
+  std::unique_ptr<ParsedPageCache> page_cache_;  // null when options_.page_cache_bytes is 0
   std::function<void(const std::string&)> on_write_;
   absl::Mutex locks_mu_;
   std::map<std::string, std::unique_ptr<absl::Mutex>> locks_ ABSL_GUARDED_BY(locks_mu_);

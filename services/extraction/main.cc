@@ -13,7 +13,9 @@ constexpr char kUsage[] =
     "The extraction service of Vertex (vertex.v1.ExtractionService): the record of each crawled page from\n"
     "the current rules of its site. It reads the learning service's rule store (--store, a shared\n"
     "directory) as a RocksDB secondary, catching up every --catch-up-ms and at once when the learning\n"
-    "service (--learning-server) reports a write, so a learnt rule is used within a second.\n"
+    "service (--learning-server) reports a write, so a learnt rule is used within a second. Its health\n"
+    "(grpc.health.v1, the readiness probe) is NOT_SERVING until the first catch-up succeeds and while the\n"
+    "last successful one is older than --max-lag-ms.\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
 
 absl::Status Run(int argc, char** argv) {
@@ -32,7 +34,9 @@ absl::Status Run(int argc, char** argv) {
     if (changed.ok() && *changed > 0) spdlog::info("rules of {} site(s) reloaded", *changed);
   }));
   ExtractionServiceImpl service(&engine);
-  return Serve(parsed->config, {&service}, nullptr, [&] { reader->Close(); });
+  return Serve(
+      parsed->config, {&service}, nullptr, [&] { reader->Close(); },
+      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::ExtractionService::service_full_name()); });
 }
 
 }  // namespace

@@ -93,7 +93,9 @@ absl::Status Run(int argc, char** argv) {
   // Monitor reads the rules afresh on every call: catching up is enough.
   VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [] {}));
   MonitoringServiceImpl service(&engine);
-  return Serve(parsed->config, {&service}, nullptr, [&] { reader->Close(); });
+  return Serve(
+      parsed->config, {&service}, nullptr, [&] { reader->Close(); },
+      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::MonitoringService::service_full_name()); });
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ std::vector<cli::FlagSpec> ReaderFlagSpecs() {
       {"learning-server", "ADDR", "the learning service (the store's writer): follow its store changes"},
       {"learning-tls-ca", "FILE", "CA certificate of the learning service, when it serves TLS"},
       {"catch-up-ms", "N", "catch up with the writer at least every N ms (default 500)"},
+      {"max-lag-ms", "N",
+       "health NOT_SERVING until the first catch-up with the writer and while the last successful one began more "
+       "than N ms ago (default 10000)"},
   };
 }
 
@@ -125,12 +128,30 @@ StoreReader::~StoreReader() { Close(); }
 
 absl::Status StoreReader::Follow(const cli::ParsedArgs& args, std::function<void()> on_caught_up) {
   VERTEX_ASSIGN_OR_RETURN(int64_t catch_up_ms, args.Int("catch-up-ms", 500, 10, 3600000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t max_lag_ms, args.Int("max-lag-ms", 10000, 100, 86400000));
+  max_lag_ = absl::Milliseconds(max_lag_ms);
   follower_ = std::make_unique<StoreFollower>(kv_, std::chrono::milliseconds(catch_up_ms), std::move(on_caught_up));
   VERTEX_ASSIGN_OR_RETURN(watcher_, WatchLearningServer(args, follower_.get()));
   return absl::OkStatus();
 }
 
+void StoreReader::PublishReadiness(rpc::ServerRunner& runner, const std::string& service) {
+  StoreFollower* follower = follower_.get();
+  readiness_ = std::make_unique<ReadinessPublisher>(
+      [follower] { return follower != nullptr ? follower->last_catch_up() : absl::InfinitePast(); }, max_lag_,
+      absl::Milliseconds(250), [&runner, service](bool ready, const std::string& why) {
+        runner.SetServingStatus("", ready);
+        runner.SetServingStatus(service, ready);
+        if (ready) {
+          spdlog::info("health SERVING: caught up with the store's primary ({})", why);
+        } else {
+          spdlog::warn("health NOT_SERVING: {}", why);
+        }
+      });
+}
+
 void StoreReader::Close() {
+  readiness_.reset();
   if (kv_ == nullptr) return;
   watcher_.reset();
   follower_.reset();
@@ -140,8 +161,10 @@ void StoreReader::Close() {
 }
 
 absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
-                   const std::function<void()>& on_shutdown, const std::function<void()>& close) {
+                   const std::function<void()>& on_shutdown, const std::function<void()>& close,
+                   const std::function<void(rpc::ServerRunner&)>& on_started) {
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(config, services));
+  if (on_started) on_started(*runner);
   if (on_shutdown) runner->OnShutdown(on_shutdown);
   return runner->Wait([&] {
     close();

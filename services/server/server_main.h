@@ -19,6 +19,8 @@
 #include "common/store/rule_store.h"
 #include "services/common/flags.h"
 #include "services/common/server_config.h"
+#include "services/common/server_runner.h"
+#include "services/server/readiness.h"
 #include "services/server/store_follower.h"
 
 namespace vertex::server {
@@ -32,7 +34,7 @@ struct ServerArgs {
 // --max-depth, --max-attributes.
 std::vector<cli::FlagSpec> StoreFlagSpecs();
 // The flags of a reader of the store: --secondary-dir, --learning-server,
-// --learning-tls-ca, --catch-up-ms.
+// --learning-tls-ca, --catch-up-ms, --max-lag-ms.
 std::vector<cli::FlagSpec> ReaderFlagSpecs();
 
 // Parses argv against the server flags and `extra`, environment included,
@@ -72,7 +74,13 @@ class StoreReader {
   ~StoreReader();
 
   // Starts following the writer; `on_caught_up` runs after each catch-up.
+  // InvalidArgument naming the flag for a bad --catch-up-ms or --max-lag-ms.
   absl::Status Follow(const cli::ParsedArgs& args, std::function<void()> on_caught_up);
+  // After Follow(): keeps the health status of the server ("") and of
+  // `service` (a full name) on `runner` SERVING only while the store is
+  // caught up (readiness.h; --max-lag-ms, checked every 250 ms), logging
+  // each change. `runner` must outlive Close().
+  void PublishReadiness(rpc::ServerRunner& runner, const std::string& service);
   const store::RuleStore* store() const { return store_.get(); }
   // Stops following and closes the store.
   void Close();
@@ -82,13 +90,18 @@ class StoreReader {
   std::unique_ptr<store::RuleStore> store_;
   std::unique_ptr<StoreFollower> follower_;
   std::unique_ptr<ChangeWatcher> watcher_;
+  absl::Duration max_lag_ = absl::Seconds(10);
+  std::unique_ptr<ReadinessPublisher> readiness_;
 };
 
 // Serves `services` as `config` says until SIGTERM or SIGINT, then drains;
-// `on_shutdown` (may be empty) runs when shutdown begins, `close` after the
-// drain (close the store there). Start()'s errors.
+// `on_started` (may be empty) runs once the server is up (e.g.
+// StoreReader::PublishReadiness), `on_shutdown` (may be empty) when
+// shutdown begins, `close` after the drain (close the store there).
+// Start()'s errors.
 absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
-                   const std::function<void()>& on_shutdown, const std::function<void()>& close);
+                   const std::function<void()>& on_shutdown, const std::function<void()>& close,
+                   const std::function<void(rpc::ServerRunner&)>& on_started = {});
 
 // Runs `main_body` and turns an error into a logged message and exit code 1.
 int Main(const std::string& name, const std::function<absl::Status()>& main_body);

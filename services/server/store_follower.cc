@@ -30,6 +30,11 @@ uint64_t StoreFollower::catch_ups() const {
   return catch_ups_;
 }
 
+absl::Time StoreFollower::last_catch_up() const {
+  absl::MutexLock lock(&mu_);
+  return last_catch_up_;
+}
+
 void StoreFollower::Run() {
   for (;;) {
     {
@@ -39,6 +44,7 @@ void StoreFollower::Run() {
       if (stop_) return;
       poked_ = false;
     }
+    const absl::Time began = absl::Now();
     if (absl::Status s = kv_->CatchUpWithPrimary(); !s.ok()) {
       spdlog::warn("catching up with the store's primary failed: {}", s.ToString());
       continue;
@@ -46,6 +52,7 @@ void StoreFollower::Run() {
     on_caught_up_();
     absl::MutexLock lock(&mu_);
     ++catch_ups_;
+    last_catch_up_ = began;
   }
 }
 

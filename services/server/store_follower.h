@@ -1,7 +1,9 @@
 // StoreFollower: keeps a RocksDB secondary instance of the rule store
-// caught up with the learning service (the primary): on a timer and
-// whenever Poke() is called, it runs CatchUpWithPrimary() and then the
-// caller's callback (e.g. ExtractionEngine::Refresh). ChangeWatcher pokes it
+// caught up with the learning service (the primary): at once when started,
+// then on a timer and whenever Poke() is called, it runs
+// CatchUpWithPrimary() and then the caller's callback (e.g.
+// ExtractionEngine::Refresh). last_catch_up() says when the last one
+// succeeded, which readiness (readiness.h) is judged by. ChangeWatcher pokes it
 // on every message of LearningService.WatchStore, reconnecting with a
 // back-off when the learning service is away; the timer alone still bounds
 // the delay then.
@@ -17,6 +19,7 @@
 #include <thread>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "common/store/rocksdb_kv.h"
 #include "grpcpp/grpcpp.h"
 
@@ -32,6 +35,9 @@ class StoreFollower {
   void Poke();
   // Catch-ups done so far.
   uint64_t catch_ups() const;
+  // When the last successful catch-up began (the replica holds every write
+  // the primary had made by then); absl::InfinitePast() before the first.
+  absl::Time last_catch_up() const;
 
  private:
   void Run();
@@ -40,9 +46,10 @@ class StoreFollower {
   const std::chrono::milliseconds interval_;
   std::function<void()> on_caught_up_;
   mutable absl::Mutex mu_;
-  bool poked_ ABSL_GUARDED_BY(mu_) = false;
+  bool poked_ ABSL_GUARDED_BY(mu_) = true;  // the first catch-up at once: readiness waits for it
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t catch_ups_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time last_catch_up_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   std::thread thread_;
 };
 

@@ -41,7 +41,7 @@ COMMON_SERVER_FLAGS = {
     "auth-token-file", "log-format", "log-level", "max-message-bytes", "max-memory-bytes", "max-threads",
     "drain-seconds",
 }
-SECONDARY_FLAGS = {"store", "secondary-dir", "learning-server", "catch-up-ms"}
+SECONDARY_FLAGS = {"store", "secondary-dir", "learning-server", "catch-up-ms", "max-lag-ms"}
 SERVER_FLAGS = {
     "vertexd": COMMON_SERVER_FLAGS | {"store"},
     "vertex-learning": COMMON_SERVER_FLAGS | {"store"},
@@ -526,6 +526,20 @@ def check_k8s(src, chk):
     ext = services.get("vertex-extraction")
     chk.ok(ext is not None and (ext.get("spec") or {}).get("clusterIP") == "None",
            "Service vertex-extraction is headless (clients balance over pods)", "deploy/k8s")
+    # Extraction scales on CPU: a HorizontalPodAutoscaler on its Deployment.
+    hpas = [d for _, d in of_kind("HorizontalPodAutoscaler")]
+    extraction_deps = {d["metadata"]["name"] for _, d, _, _, _, invs in workloads
+                       if d["kind"] == "Deployment" and any(i.binary == "vertex-extraction" for i in invs)}
+    on_cpu = [h for h in hpas
+              if (h.get("spec") or {}).get("scaleTargetRef", {}).get("kind") == "Deployment"
+              and h["spec"]["scaleTargetRef"].get("name") in extraction_deps
+              and any((m.get("resource") or {}).get("name") == "cpu" for m in h["spec"].get("metrics") or [])]
+    chk.ok(len(on_cpu) == 1, "a HorizontalPodAutoscaler scales the extraction Deployment on CPU", "deploy/k8s")
+    for h in on_cpu:
+        spec = h["spec"]
+        chk.ok(1 <= spec.get("minReplicas", 1) <= spec.get("maxReplicas", 0),
+               "the extraction HPA has 1 <= minReplicas <= maxReplicas", "deploy/k8s")
+
     crons = [d for _, d in of_kind("CronJob")]
     mon = [d for d in crons if d["metadata"]["name"] == "vertex-monitor"]
     if chk.ok(len(mon) == 1, "CronJob vertex-monitor is present", "deploy/k8s"):
