@@ -78,6 +78,7 @@ std::vector<FlagSpec> Flags() {
       {"truth", "FILE", "list truth (list_truth.jsonl of gen-demo): score the links against its records' links"},
       {"train-from-truth", "K", "learn the model from the truth of the first K given pages instead (not\n"
                                 "searched for links; no store needed without --add)"},
+      PageBuilderFlag("the HTML parser that builds the given pages: gumbo (HTML5) or libxml2"),
   };
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : FetchFlagSpecs()) flags.push_back(f);
@@ -90,6 +91,7 @@ struct InputPages {
   std::vector<std::string> files;
   std::vector<std::string> names;
   std::vector<std::string> urls;
+  html::ParseOptions parse;  // the builder of --page-builder
 };
 
 absl::StatusOr<InputPages> ListPages(const std::vector<std::string>& args) {
@@ -130,7 +132,7 @@ absl::StatusOr<TruthUse> ReadTruth(const ParsedArgs& a) {
 // A model learnt from the truth of the first `k` given pages that have
 // truth (LabelledPageFromTruth); they are recorded in truth.trained_on.
 absl::StatusOr<v1::ListModel> TrainFromTruth(size_t k, InputPages& in, TruthUse& truth) {
-  html::Parser parser;
+  html::Parser parser(in.parse);
   std::vector<html::Page> pages;  // the training pages only
   std::vector<lists::LabelledPage> labelled;
   pages.reserve(k);
@@ -157,7 +159,7 @@ absl::StatusOr<v1::ListModel> TrainFromTruth(size_t k, InputPages& in, TruthUse&
 absl::StatusOr<lists::Discovery> Discover(const v1::ListModel& model, const lists::DiscoveryOptions& options,
                                           const TruthUse& truth, InputPages& in) {
   lists::LinkDiscoverer discoverer(model, options);
-  html::Parser parser;
+  html::Parser parser(in.parse);
   for (size_t i = 0; i < in.files.size(); ++i) {
     if (truth.trained_on.contains(i)) continue;
     VERTEX_ASSIGN_OR_RETURN(const html::Page page, ReadPage(parser, i, in));
@@ -339,6 +341,7 @@ absl::Status DiscoverLinksCommand(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(options.known, ReadKnown(a));
   options.other_hosts = a.Has("other-hosts");
   VERTEX_ASSIGN_OR_RETURN(InputPages in, ListPages(a.positional));
+  VERTEX_ASSIGN_OR_RETURN(in.parse.builder, PageBuilderFromFlags(a));
   VERTEX_ASSIGN_OR_RETURN(TruthUse truth, ReadTruth(a));
   Backend<workflow::LearningApi> backend;
   if (!a.Has("train-from-truth") || a.Has("add")) {

@@ -121,7 +121,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   const SiteFiles& f = TenPages();
   Result r = Both("site", "register --site tiny --schema " + f.schema + " --threshold 20");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":20,\"sample_rate\":0,\"no_rule_transfer\":false}"),
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":20,\"sample_rate\":0,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"}"),
             std::string::npos)
       << r.out;
   r = Both("site", "add-pages --site tiny " + f.dir);
@@ -141,7 +141,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   r = Both("site", "add-pages --site tiny --threshold 0 " + f.dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false},"
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"},"
                        "\"prune_threshold\":1"),
             std::string::npos)
       << r.out;
@@ -149,7 +149,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   // tasks shows the settings and the threshold.
   r = Both("tasks", "--site tiny");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false},"
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"},"
                        "\"prune_threshold\":1,\"sample_pages\":10,\"unassigned_pages\":0"),
             std::string::npos)
       << r.out;
@@ -178,6 +178,34 @@ TEST_F(TinySitesCliTest, LearnTakesTheSettingsOnlineAndOffline) {
   EXPECT_NE(r.err.find("--seed applies to --store only"), std::string::npos) << r.err;
 }
 
+// --page-builder is a site setting, online and offline alike: stored with
+// the site, kept by later commands without it, and another builder for a
+// site with pages is refused saying what to do.
+TEST_F(TinySitesCliTest, PageBuilderIsStoredWithTheSiteOnlineAndOffline) {
+  const SiteFiles& f = TenPages();
+  Result r = Both("site", "register --site tb --schema " + f.schema + " --page-builder libxml2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_LIBXML2\""), std::string::npos) << r.out;
+  r = Both("site", "add-pages --site tb --threshold 1 " + f.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"prune_threshold\":1,\"sample_rate\":0.2,\"no_rule_transfer\":false,"
+                       "\"page_builder\":\"PAGE_BUILDER_LIBXML2\""),
+            std::string::npos)
+      << r.out;
+  r = Both("site", "register --site tb --schema " + f.schema + " --page-builder gumbo");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("site \"tb\" is built with page builder libxml2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("delete the site"), std::string::npos) << r.err;
+  // The builder alone keeps the stored threshold.
+  r = Both("site", "add-pages --site tb --page-builder libxml2 " + f.dir + "/p1.htm");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":1,"), std::string::npos) << r.out;
+  r = Vertexctl("site register --store " + store_ + " --site tc --schema " + f.schema + " --page-builder lxml");
+  EXPECT_EQ(r.exit_code, 2);  // a usage error
+  EXPECT_NE(r.err.find("--page-builder: unknown page builder 'lxml': expected gumbo or libxml2"), std::string::npos)
+      << r.err;
+}
+
 TEST(TinySitesCli, HelpTellsTheTruth) {
   for (const char* command : {"site", "learn", "cluster"}) {
     const Result r = Vertexctl(std::string(command) + " --help");
@@ -193,6 +221,10 @@ TEST(TinySitesCli, HelpTellsTheTruth) {
             std::string::npos)
       << site.out;
   EXPECT_NE(site.out.find("stored with the site"), std::string::npos) << site.out;
+  for (const char* command : {"site", "learn", "cluster", "eval-swde", "demo", "amber", "xhtml", "discover-links"}) {
+    const Result r = Vertexctl(std::string(command) + " --help");
+    EXPECT_NE(r.out.find("--page-builder gumbo|libxml2"), std::string::npos) << command << " --help lacks it";
+  }
 }
 
 // vertexctl cluster (offline, no store): the adaptive threshold by default,

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/html/page.h"
 #include "common/html/xpath.h"
+#include "common/monitor/monitor_engine.h"
 #include "common/site/site_builder.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api_editor.h"
@@ -290,6 +291,43 @@ TEST_F(SiteBuilderTest, EachBuilderLearnsAndExtractsWithItsOwnTree) {
   // The tag sequences differ (tbody), so do the signatures: a page built
   // with the other builder would not be covered (matched_by "nearest").
   EXPECT_NE(libxml2_signature, gumbo_signature);
+  // Monitoring parses the pages with each site's builder: every page is
+  // covered by its cluster's signature.
+  monitor::MonitorEngine monitoring(store_.get(), {});
+  for (const char* name : {"tables-libxml2", "tables-gumbo"}) {
+    v1::MonitorRequest request;
+    request.set_site(name);
+    request.set_dry_run(true);
+    for (const ClientPage& p : site_.pages) {
+      v1::Page* page = request.add_pages();
+      page->set_url(p.url);
+      page->set_html(p.bytes);
+    }
+    absl::StatusOr<v1::MonitorResponse> m = monitoring.Monitor(request);
+    ASSERT_TRUE(m.ok()) << m.status();
+    ASSERT_EQ(m->clusters_size(), 1) << name;
+    EXPECT_EQ(m->clusters(0).pages(), static_cast<uint32_t>(kTablePages)) << name;
+    EXPECT_EQ(m->clusters(0).not_covered(), 0u) << name;
+    EXPECT_EQ(v1::ClusterVerdict::Verdict_Name(m->clusters(0).verdict()), "OK") << name;
+  }
+  // Relearning the libxml2 site on the same pages clusters them with
+  // libxml2 and reuses its rule.
+  v1::RelearnRequest relearn;
+  relearn.set_site("tables-libxml2");
+  for (const ClientPage& p : site_.pages) {
+    v1::Page* page = relearn.add_pages();
+    page->set_url(p.url);
+    page->set_html(p.bytes);
+  }
+  absl::StatusOr<v1::RelearnResponse> relearnt = learning_->Relearn(relearn);
+  ASSERT_TRUE(relearnt.ok()) << relearnt.status();
+  EXPECT_EQ(relearnt->reused(), 1u);
+  EXPECT_EQ(relearnt->queued(), 0u);
+  EXPECT_EQ(relearnt->unassigned_pages(), 0u);
+  ASSERT_EQ(relearnt->clusters_size(), 1);
+  // The same signature as before: the cluster is matched as such (built
+  // with Gumbo, the fresh pages would form a new signature).
+  EXPECT_EQ(relearnt->clusters(0).match(), "cluster") << relearnt->clusters(0).ShortDebugString();
   // Extract with no site named routes by URL; both sites match these URLs,
   // and the first (tables-gumbo) parses with its own builder.
   v1::ExtractRequest request;
