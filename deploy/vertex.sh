@@ -398,9 +398,9 @@ case "$cmd" in
       vertexd_pid=""
       exit "$status"
     fi
-    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench link_discovery_bench list_model_store_bench
+    build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench link_discovery_bench list_model_store_bench learn_call_bench
     case "${1:-}" in
-      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder|list_eval|link_discovery|list_model_store)
+      parse|extract|learn|monitor|xpath_export|hostile|annotate|amber|list_extract|list_finder|list_eval|link_discovery|list_model_store|learn_call)
         which="$1"
         shift
         exec "$BUILD/bench/${which}_bench" "$@"

@@ -1,9 +1,11 @@
 #include "common/learn/rule_learner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
@@ -759,20 +761,51 @@ const char* DiagnosticCodeName(DiagnosticCode code) {
   return "unknown";
 }
 
+namespace {
+
+// What learning one attribute gave.
+struct AttributeOutcome {
+  absl::StatusOr<AttributeDiagnostic> diagnostic = AttributeDiagnostic{};
+  v1::AttributeRule rule;
+  std::vector<v1::AttributeRule> alternatives;
+};
+
+AttributeOutcome LearnOne(const schema::CompiledSchema& schema, size_t i, const RuleLearnInput& input,
+                          const RuleLearnOptions& options) {
+  std::vector<const AttributeAnnotation*> anns;
+  for (const AttributeAnnotation& a : input.annotations) {
+    if (a.attribute == schema.attribute(i).name()) anns.push_back(&a);
+  }
+  const AttributeContext c{schema, i, schema.attribute(i), input, options};
+  AttributeOutcome out;
+  out.diagnostic = LearnAttribute(c, anns, &out.rule, &out.alternatives);
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, const RuleLearnInput& input,
                                           const RuleLearnOptions& options) {
   if (absl::Status s = ValidateAnnotations(schema, input); !s.ok()) return s;
+  // Attributes are independent: learnt on several threads (pages are
+  // immutable), merged in schema order as one thread would.
+  std::vector<AttributeOutcome> outcomes(schema.size());
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < outcomes.size();) outcomes[i] = LearnOne(schema, i, input, options);
+  };
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = std::min(options.threads > 0 ? static_cast<size_t>(options.threads) : cores, outcomes.size());
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(worker);
+  worker();
+  for (std::thread& t : helpers) t.join();
   RuleLearnResult result;
-  for (size_t i = 0; i < schema.size(); ++i) {
-    std::vector<const AttributeAnnotation*> anns;
-    for (const AttributeAnnotation& a : input.annotations) {
-      if (a.attribute == schema.attribute(i).name()) anns.push_back(&a);
-    }
-    const AttributeContext c{schema, i, schema.attribute(i), input, options};
-    v1::AttributeRule rule;
-    VERTEX_ASSIGN_OR_RETURN(AttributeDiagnostic d, LearnAttribute(c, anns, &rule, &result.alternatives));
-    if (d.learnt) *result.rule.add_attributes() = std::move(rule);
-    result.diagnostics.push_back(std::move(d));
+  for (AttributeOutcome& o : outcomes) {
+    if (!o.diagnostic.ok()) return o.diagnostic.status();
+    if (o.diagnostic->learnt) *result.rule.add_attributes() = std::move(o.rule);
+    for (v1::AttributeRule& a : o.alternatives) result.alternatives.push_back(std::move(a));
+    result.diagnostics.push_back(*std::move(o.diagnostic));
   }
   return result;
 }

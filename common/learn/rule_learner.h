@@ -76,6 +76,9 @@ struct RuleLearnOptions {
   // The learnt XPath is evaluated by libxml2 and compared with the native
   // evaluation on the annotated pages and this many unannotated ones.
   size_t libxml2_check_pages = 3;
+  // Threads learning attributes at once (each attribute is learnt alone;
+  // the result is the same for any count); 0: one per core.
+  int threads = 0;
 };
 
 enum class DiagnosticCode {

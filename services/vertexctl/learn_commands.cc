@@ -271,8 +271,10 @@ absl::StatusOr<SampleFiles> ReadSampleUrls(const std::vector<std::string>& files
 
 // Adds to the site's sample the files whose URLs it does not hold yet (all
 // when it was never clustered), and clusters it again when anything was
-// added or settings were given: a sample the store holds is not sent again.
-absl::StatusOr<AddedPages> AddNewPages(workflow::LearningApi& api, const LearnInputs& in, const SampleFiles& urls) {
+// added or `settings` (new ones) were given: a sample the store holds is not
+// sent again.
+absl::StatusOr<AddedPages> AddNewPages(workflow::LearningApi& api, const LearnInputs& in, const SampleFiles& urls,
+                                       const std::optional<v1::SiteSettings>& settings) {
   v1::LocatePagesRequest locate;
   locate.set_site(in.site);
   VERTEX_ASSIGN_OR_RETURN(v1::LocatePagesResponse known, api.LocatePages(locate));
@@ -282,8 +284,8 @@ absl::StatusOr<AddedPages> AddNewPages(workflow::LearningApi& api, const LearnIn
   for (const std::string& f : in.files) {
     if (!held.count(urls.at(Canonical(f)))) fresh.push_back(f);
   }
-  if (fresh.empty() && known.clustered() && !in.settings) return AddedPages{};
-  return AddSamplePagesInBatches(api, in.site, fresh, false, in.settings);
+  if (fresh.empty() && known.clustered() && !settings) return AddedPages{};
+  return AddSamplePagesInBatches(api, in.site, fresh, false, settings);
 }
 
 absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInputs& in) {
@@ -291,10 +293,16 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
   v1::RegisterSiteRequest site;
   site.set_site(in.site);
   *site.mutable_schema() = in.schema->proto();
-  if (in.settings) *site.mutable_settings() = *in.settings;
-  VERTEX_RETURN_IF_ERROR(api.RegisterSite(site).status());
+  VERTEX_ASSIGN_OR_RETURN(const v1::RegisterSiteResponse registered, api.RegisterSite(site));
+  // Settings the site has already change nothing: the sample is not
+  // clustered again for them (AddSamplePages stores new ones).
+  std::optional<v1::SiteSettings> settings = in.settings;
+  if (settings && registered.site().has_settings() &&
+      settings->SerializeAsString() == registered.site().settings().SerializeAsString()) {
+    settings.reset();
+  }
   VERTEX_ASSIGN_OR_RETURN(const SampleFiles urls, ReadSampleUrls(in.files));
-  VERTEX_ASSIGN_OR_RETURN(o.added, AddNewPages(api, in, urls));
+  VERTEX_ASSIGN_OR_RETURN(o.added, AddNewPages(api, in, urls, settings));
   if (o.added.response.clustered() && o.added.response.clusters_size() == 0) {
     return absl::FailedPreconditionError(workflow::NoClusterMessage(in.site, o.added.response.sample_pages(),
                                                                     o.added.response.prune_threshold()));

@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_replace.h"
 #include "common/demo/site_generator.h"
@@ -178,6 +180,28 @@ void CommitCandidate(store::RuleStore& store) {
   commit.rule = store.GetRule("demo", "c0", store::kCurrentVersion).value();
   commit.candidate = true;
   ASSERT_TRUE(store.CommitRule(commit).ok());
+}
+
+TEST_F(VertexctlOnlineTest, LearnAgainWithTheSameSettingsSendsAndClustersNothing) {
+  // Regression: settings flags on every call re-clustered the whole sample
+  // (and rule transfer ran) on each learn, though nothing had changed.
+  const std::string args = "learn --server " + server_->address() + " " + LearnArgs() + " --threshold 2";
+  const std::string env = std::string("VERTEX_AUTH_TOKEN=") + kToken;
+  ASSERT_EQ(Vertexctl(args, env).exit_code, 0);
+  store::RuleStore& store = *server_->engines().store;
+  const v1::SampleState first = store.GetSampleState("demo").value();
+  ASSERT_GT(first.clustered_unix_ms(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(Vertexctl(args, env).exit_code, 0);
+  const v1::SampleState second = store.GetSampleState("demo").value();
+  EXPECT_EQ(second.clustered_unix_ms(), first.clustered_unix_ms());
+  EXPECT_EQ(second.urls_size(), first.urls_size());
+  EXPECT_EQ(store.GetSite("demo").value().settings().prune_threshold(), 2u);
+  // New settings are stored and cluster the sample again.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(Vertexctl("learn --server " + server_->address() + " " + LearnArgs() + " --threshold 3", env).exit_code, 0);
+  EXPECT_GT(store.GetSampleState("demo").value().clustered_unix_ms(), first.clustered_unix_ms());
+  EXPECT_EQ(store.GetSite("demo").value().settings().prune_threshold(), 3u);
 }
 
 TEST_F(VertexctlOnlineTest, MonitorHistoryRelearnAndCandidatesPrintWhatOfflinePrints) {

@@ -560,6 +560,36 @@ struct InvalidCase {
   std::vector<std::string> message_has;
 };
 
+TEST(RuleLearnerTest, AttributesLearntOnSeveralThreadsGiveTheOneThreadResult) {
+  // Every attribute annotated (a diagnostic per cause too): the rule, its
+  // alternatives and the diagnostics are the same, in schema order, for
+  // any thread count.
+  const Site site = MakeSite(&DetailsPage, 12, 11);
+  std::vector<AttributeAnnotation> annotations;
+  for (size_t i = 0; i < TestSchema().size(); ++i) {
+    const std::string& name = TestSchema().attribute(i).name();
+    if (!site.truth[0].count(name)) continue;  // not on this kind of page
+    for (const AttributeAnnotation& a : Annotate(site, name, site.WithValue(name, 2))) annotations.push_back(a);
+  }
+  annotations.push_back({0, "publisher", {"Nonexistent Press"}, ""});
+  RuleLearnOptions one, many;
+  one.threads = 1;
+  many.threads = 4;
+  const RuleLearnResult a = Learn(site, annotations, one), b = Learn(site, annotations, many);
+  EXPECT_EQ(a.rule.SerializeAsString(), b.rule.SerializeAsString());
+  ASSERT_EQ(a.alternatives.size(), b.alternatives.size());
+  for (size_t i = 0; i < a.alternatives.size(); ++i) {
+    EXPECT_EQ(a.alternatives[i].SerializeAsString(), b.alternatives[i].SerializeAsString()) << i;
+  }
+  ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size());
+  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
+    EXPECT_EQ(a.diagnostics[i].attribute, b.diagnostics[i].attribute);
+    EXPECT_EQ(a.diagnostics[i].code, b.diagnostics[i].code) << a.diagnostics[i].attribute;
+    EXPECT_EQ(a.diagnostics[i].message, b.diagnostics[i].message);
+  }
+  EXPECT_GT(a.rule.attributes_size(), 1);
+}
+
 TEST(RuleLearnerTest, RejectsInvalidAnnotations) {
   const Site site = MakeSite(&DetailsPage, 3, 1);
   const std::vector<InvalidCase> cases = {
