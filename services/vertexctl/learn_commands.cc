@@ -296,10 +296,15 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
   VERTEX_ASSIGN_OR_RETURN(const v1::RegisterSiteResponse registered, api.RegisterSite(site));
   // Settings the site has already change nothing: the sample is not
   // clustered again for them (AddSamplePages stores new ones).
+  // A request's UNSPECIFIED page builder keeps the site's (which the server
+  // always stores), so it compares as the stored one.
   std::optional<v1::SiteSettings> settings = in.settings;
-  if (settings && registered.site().has_settings() &&
-      settings->SerializeAsString() == registered.site().settings().SerializeAsString()) {
-    settings.reset();
+  if (settings && registered.site().has_settings()) {
+    v1::SiteSettings asked = *settings;
+    if (asked.page_builder() == v1::PAGE_BUILDER_UNSPECIFIED) {
+      asked.set_page_builder(registered.site().settings().page_builder());
+    }
+    if (asked.SerializeAsString() == registered.site().settings().SerializeAsString()) settings.reset();
   }
   VERTEX_ASSIGN_OR_RETURN(const SampleFiles urls, ReadSampleUrls(in.files));
   VERTEX_ASSIGN_OR_RETURN(o.added, AddNewPages(api, in, urls, settings));
