@@ -41,6 +41,8 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/ascii.h"
+
 namespace vertex::html {
 namespace {
 
@@ -65,10 +67,7 @@ bool HasUpper(const xmlChar* s) {
 // `name` lowercased and interned in the document's dictionary (names in a
 // dictionary are shared, never written in place).
 const xmlChar* LowercaseName(xmlDocPtr doc, const xmlChar* name) {
-  std::string lower(reinterpret_cast<const char*>(name));
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  const std::string lower = absl::AsciiStrToLower(reinterpret_cast<const char*>(name));
   return xmlDictLookup(doc->dict, BAD_CAST lower.c_str(), static_cast<int>(lower.size()));
 }
 
