@@ -179,6 +179,7 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
     return absl::InvalidArgumentError("schema: " + std::string(schema.status().message()));
   }
   if (request.has_settings()) VERTEX_RETURN_IF_ERROR(ValidateSettings(request.settings()));
+  bool created = false;
   {
     absl::MutexLock lock(SiteLock(request.site()));
     absl::StatusOr<v1::SiteRecord> stored = store_->GetSite(request.site());
@@ -187,19 +188,21 @@ absl::StatusOr<v1::RegisterSiteResponse> LearningEngine::RegisterSite(const v1::
     VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder,
                             RequestedBuilder(request.site(), stored.ok() ? &*stored : nullptr,
                                              request.settings().page_builder()));
+    const int64_t now = NowMs();
     record.set_site(request.site());
-    if (!stored.ok()) record.set_created_unix_ms(NowMs());
+    if (!stored.ok()) record.set_created_unix_ms(now);
     *record.mutable_schema() = request.schema();
     *record.mutable_settings() =
         SettingsToStore(record, request.has_settings() ? &request.settings() : nullptr, builder);
-    record.set_updated_unix_ms(NowMs());
+    record.set_updated_unix_ms(now);
     VERTEX_RETURN_IF_ERROR(store_->PutSite(record));
     DropCachedPages(request.site());  // the settings (page builder) may have changed
+    created = !stored.ok();
   }
   Notify(request.site());
   v1::RegisterSiteResponse response;
   VERTEX_ASSIGN_OR_RETURN(*response.mutable_site(), store_->GetSite(request.site()));
-  response.set_created(response.site().created_unix_ms() == response.site().updated_unix_ms());
+  response.set_created(created);  // not from the timestamps: two clock reads can straddle a millisecond
   return response;
 }
 

@@ -69,6 +69,25 @@ class EnginesTest : public ::testing::Test {
 
 DemoSite* EnginesTest::demo_ = nullptr;
 
+// Regression: `created` was "created_unix_ms == updated_unix_ms", two clock
+// reads that a millisecond boundary could fall between (a new site then said
+// created: false, cli_tiny_sites_test flaked); and a site registered again in
+// its first millisecond said created: true. Several hundred registrations
+// cross a boundary with near certainty.
+TEST_F(EnginesTest, RegisterSiteSaysCreatedOnlyForANewSite) {
+  for (int i = 0; i < 400; ++i) {
+    v1::RegisterSiteRequest r;
+    r.set_site("s" + std::to_string(i));
+    *r.mutable_schema() = demo_->schema.proto();
+    absl::StatusOr<v1::RegisterSiteResponse> first = learning_.RegisterSite(r);
+    ASSERT_TRUE(first.ok()) << first.status();
+    ASSERT_TRUE(first->created()) << r.site();
+    absl::StatusOr<v1::RegisterSiteResponse> again = learning_.RegisterSite(r);
+    ASSERT_TRUE(again.ok()) << again.status();
+    ASSERT_FALSE(again->created()) << r.site();
+  }
+}
+
 TEST_F(EnginesTest, DemoSiteThroughTheApisIsExtractedAccurately) {
   absl::StatusOr<ApiRunReport> report =
       RunSiteThroughApi(learning_, extraction_, "shop", demo_->schema, demo_->pages, demo_->truth);
