@@ -22,6 +22,9 @@
 #                                                       robin; pages/s total and per replica, CPU, spread
 #   bash deploy/vertex.sh bench memory                  RSS of vertexd and a replica over 100 sites x 20 clusters
 #                                                       of rules against an empty store; per-page peak memory
+#   bash deploy/vertex.sh bench lxml [SWDE_DIR]         the baseline a Scrapy user has: lxml parse, and parse + 5
+#                                                       hand-written XPaths (bench/baselines/lxml_baseline.py, Debian's
+#                                                       python3-lxml), on SWDE booksamillion and the demo's product pages
 #   bash deploy/vertex.sh build                         install and build only
 #   bash deploy/vertex.sh vertexctl ARGS...             build, then run vertexctl with ARGS
 #
@@ -50,9 +53,13 @@ usage() {
   sed -n '2,/^set -euo/{/^set -euo/!p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
+# install_missing [PACKAGE...]: installs those of PACKAGE (default: PACKAGES)
+# that are not installed.
 install_missing() {
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  local wanted=("$@")
+  [ ${#wanted[@]} -eq 0 ] && wanted=("${PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
@@ -268,30 +275,16 @@ case "$cmd" in
       trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
       "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
         --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
-      "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/vertexd.port" \
-        --store "$tmp/store" 2>"$tmp/vertexd.log" &
-      vertexd_pid=$!
-      pids="$vertexd_pid"
-      wait_port "$tmp/vertexd.port" "$vertexd_pid" "$tmp/vertexd.log" "bench soak: vertexd"
-      primary="127.0.0.1:$(cat "$tmp/vertexd.port")"
-      "$BUILD/services/extraction/vertex-extraction" --listen 127.0.0.1:0 --port-file "$tmp/replica.port" \
-        --store "$tmp/store" --secondary-dir "$tmp/replica-secondary" --learning-server "$primary" \
-        2>"$tmp/replica.log" &
-      replica_pid=$!
-      pids="$replica_pid $pids"
-      wait_port "$tmp/replica.port" "$replica_pid" "$tmp/replica.log" "bench soak: replica"
+      start_server vertexd "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
+      primary="$SERVER_ADDR"
+      vertexd_pid="$SERVER_PID"
+      start_server replica "$BUILD/services/extraction/vertex-extraction" --store "$tmp/store" \
+        --secondary-dir "$tmp/replica-secondary" --learning-server "$primary"
       status=0
-      "$BUILD/bench/load_gen" soak --server "$primary,127.0.0.1:$(cat "$tmp/replica.port")" \
+      "$BUILD/bench/load_gen" soak --server "$primary,$SERVER_ADDR" \
         --site booksamillion --pages "$swde/book/booksamillion" --duration "$seconds" \
-        --pid "vertexd=$vertexd_pid,replica=$replica_pid" || status=$?
-      for p in $pids; do
-        kill -TERM "$p"
-        if ! wait "$p"; then
-          echo "vertex: bench soak: process $p did not stop cleanly on SIGTERM" >&2
-          status=1
-        fi
-      done
-      pids=""
+        --pid "vertexd=$vertexd_pid,replica=$SERVER_PID" || status=$?
+      stop_servers || status=1
       exit "$status"
     fi
     if [ "${1:-}" = "scale" ]; then
@@ -335,6 +328,30 @@ case "$cmd" in
       "$BUILD/bench/load_gen" scale --target "dns:///localhost:${addrs[0]##*:}" --replica "${replicas[0]}" \
         --site booksamillion --pages "$swde/book/booksamillion" --seconds 3 || status=$?
       stop_servers || status=1
+      exit "$status"
+    fi
+    if [ "${1:-}" = "lxml" ]; then
+      # bench lxml [SWDE_DIR]: bench/baselines/lxml_baseline.py (Debian's python3 and python3-lxml)
+      # on SWDE booksamillion (when present) and on the demo shop's product pages (vertexctl
+      # gen-demo into a temporary directory): CPU ms per page for lxml parse alone and parse + the
+      # 5 hand-written XPaths, the XPaths scored against the ground truth.
+      install_missing python3 python3-lxml
+      build --target vertexctl
+      swde="${2:-$ROOT/../shared/data/swde}"
+      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_lxml.XXXXXX")"
+      trap 'rm -rf "$tmp"' EXIT
+      status=0
+      if [ -d "$swde/book/booksamillion" ] && [ -d "$swde/groundtruth/book" ]; then
+        echo "== SWDE booksamillion"
+        /usr/bin/python3 "$ROOT/bench/baselines/lxml_baseline.py" --site booksamillion \
+          --pages "$swde/book/booksamillion" --truth "$swde/groundtruth/book" || status=$?
+      else
+        echo "vertex: bench lxml: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
+      fi
+      "$BUILD/services/vertexctl/vertexctl" gen-demo --out "$tmp/demo" >/dev/null
+      echo "== demo product pages"
+      /usr/bin/python3 "$ROOT/bench/baselines/lxml_baseline.py" --site vertexdemo \
+        --pages "$tmp/demo" --truth "$tmp/demo/groundtruth/product" || status=$?
       exit "$status"
     fi
     if [ "${1:-}" = "memory" ]; then
