@@ -21,14 +21,14 @@ SOURCE_DIR = os.environ.get("VERTEX_SOURCE_DIR", os.path.join(os.path.dirname(__
 
 class Vertexd:
     """A vertexd on 127.0.0.1 (a free port: --listen 127.0.0.1:0 --port-file),
-    with its own store in `workdir` and bearer token `token`."""
+    with its own store in `workdir`, bearer token `token` and more `flags`."""
 
-    def __init__(self, workdir, token):
+    def __init__(self, workdir, token, *flags):
         self.workdir, self.token = workdir, token
         self.log_path = os.path.join(workdir, "vertexd.log")
         port_file = os.path.join(workdir, "port")
         command = [VERTEXD, "--listen", "127.0.0.1:0", "--port-file", port_file,
-                   "--store", os.path.join(workdir, "store"), "--auth-token", token]
+                   "--store", os.path.join(workdir, "store"), "--auth-token", token, *flags]
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT)
         self.address = f"127.0.0.1:{self._wait_for_port(port_file)}"

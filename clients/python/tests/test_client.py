@@ -25,6 +25,8 @@ SITE = "demo"
 PRODUCT_SCHEMA = os.path.join(harness.SOURCE_DIR, "deploy", "schemas", "product.json")
 # tests/cli/rules_cli_test.cc's thresholds for the demo shop learnt from two pages.
 MIN_PRECISION, MIN_RECALL = 0.98, 0.9
+# The server's page size limit (the demo's pages are far smaller).
+MAX_PAGE_BYTES = 1 << 20
 
 
 def setUpModule():
@@ -36,7 +38,7 @@ def setUpModule():
     # what tests/cli/rules_cli_test.cc annotates.
     annotated_ids = sorted(site.truth)[:2]
     examples = {site.url_of[i]: {a: v for a, v in site.truth[i].items() if v} for i in annotated_ids}
-    server = harness.Vertexd(work, TOKEN)
+    server = harness.Vertexd(work, TOKEN, "--max-page-bytes", str(MAX_PAGE_BYTES))
 
 
 def tearDownModule():
@@ -285,8 +287,9 @@ class ErrorTest(unittest.TestCase):
         url = next(iter(site.pages))
         error = self.assertCode(grpc.StatusCode.INVALID_ARGUMENT, v.extract, url, b"", site=SITE)
         self.assertIn("html", error.message)
-        deep = "<div>" * 100_000
-        self.assertCode(grpc.StatusCode.RESOURCE_EXHAUSTED, v.extract, url, deep, site=SITE)
+        huge = "<html><body>" + "<p>x</p>" * (MAX_PAGE_BYTES // 8) + "</body></html>"
+        error = self.assertCode(grpc.StatusCode.RESOURCE_EXHAUSTED, v.extract, url, huge, site=SITE)
+        self.assertIn("max-page-bytes", error.message)
         self.assertCode(grpc.StatusCode.INVALID_ARGUMENT, v.extract, "", "<html></html>", site=SITE)
 
     def test_no_server(self):
