@@ -566,8 +566,11 @@ class Vertex:
         item of `pages` (raised where the iterator reaches it). Closing the
         iterator early cancels the stream.
         """
-        if max_in_flight < 1:
-            raise ValueError(f"max_in_flight must be at least 1, not {max_in_flight}")
+        if not isinstance(max_in_flight, int) or max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be an int of at least 1, not {max_in_flight!r}")
+        return self._extract_stream(pages, site or "", max_in_flight, raise_errors)
+
+    def _extract_stream(self, pages, site, max_in_flight, raise_errors):
         slots = threading.Semaphore(max_in_flight)
         stop = threading.Event()
         urls = collections.deque()
@@ -582,7 +585,7 @@ class Vertex:
                     if stop.is_set():
                         return
                     urls.append(url)
-                    yield pb.extraction.ExtractRequest(site=site or "", url=url, html=html, id=str(i))
+                    yield pb.extraction.ExtractRequest(site=site, url=url, html=html, id=str(i))
             except Exception as e:  # reported to the reader below
                 failure.append(e)
 
