@@ -46,6 +46,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
   libcurl4-openssl-dev zlib1g-dev
   docker-compose python3-yaml
+  python3-grpcio python3-protobuf python3-setuptools python3-venv
   clang libclang-rt-14-dev
 )
 
