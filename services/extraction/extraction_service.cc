@@ -41,8 +41,9 @@ grpc::Status ExtractionServiceImpl::ExtractStream(
   while (stream->Read(&request)) {
     ++pages;
     absl::StatusOr<std::optional<util::FifoSemaphore::Permit>> permit = Enter(*context);
-    if (!permit.ok())
+    if (!permit.ok()) {
       return Failed("ExtractStream", absl::StrFormat("page %zu id=%s", pages, request.id()), permit.status());
+    }
     absl::StatusOr<v1::ExtractResponse> response = engine_->ExtractConst(request);
     permit->reset();  // free the slot before waiting on the client
     if (!response.ok()) ++failed;
