@@ -17,7 +17,15 @@
 //                   same half-peak rate right after: the server's CPU per
 //                   page of unary against streamed pages at one rate (a
 //                   server at half load spends more CPU per page than at
-//                   peak, whatever the call kind).
+//                   peak, whatever the call kind). With --uncapped-server
+//                   (a second server on a copy of the store, started with
+//                   --max-concurrent-extractions 0) the half-peak unary
+//                   load runs on both servers, --rounds times each,
+//                   alternating, at the same rate, and p50/p99 of each are
+//                   printed side by side: the server's admission cap
+//                   (default: one extraction per core, the others queued
+//                   FIFO) against none, in one run. `bash deploy/vertex.sh
+//                   bench load` starts both servers and runs this.
 //
 // Latency is measured per page from the write of its request (closed
 // loop), or from its scheduled time (--rate: open loop, so a slow server
@@ -104,9 +112,10 @@ constexpr char kUsage[] =
     "         p50/p90/p99/max, errors, client CPU; before and after it, the in-process extraction rate\n"
     "         on 2 threads on the same pages, and the ratio RPC / in-process; a last line 'JSON {...}'\n"
     "  sweep  stream mode at concurrency 1, 2 and 4 (the best is the peak), then unary mode at half\n"
-    "         of the peak rate on 4 workers and 2 streams at that rate; prints them against the targets\n"
-    "         (RPC peak >= 0.8 x the in-process 2-thread rate; p99 <= 10 ms at half of peak), the server\n"
-    "         CPU per page of unary vs stream at that rate, and a last line 'JSON {...}'\n"
+    "         of the peak rate on 4 workers (twice; and as often on --uncapped-server, a server started\n"
+    "         with --max-concurrent-extractions 0, alternating) and 2 streams at that rate; prints them\n"
+    "         against the targets (RPC peak >= 0.8 x the in-process 2-thread rate; p99 <= 10 ms at half\n"
+    "         of peak), the server CPU per page of unary vs stream at that rate, and a last line 'JSON {...}'\n"
     "  soak   a steady load on one or more servers for --duration seconds, sampling the resident\n"
     "         memory (VmRSS) and open file descriptors of the given processes; prints them over time,\n"
     "         start / after warm-up / end / max, and whether they stayed flat (exit 1 when not)\n"
@@ -140,11 +149,19 @@ constexpr char kRunUsage[] =
 constexpr char kSweepUsage[] =
     "usage: load_gen sweep --server HOST:PORT --site NAME --pages DIR (--store DIR | --schema FILE)\n"
     "                      [--seconds S] [--window W] [--server-pid PID]\n"
+    "                      [--uncapped-server HOST:PORT [--uncapped-server-pid PID]] [--rounds N]\n"
+    "                      [--unary-workers N]\n"
     "As run, with the loads chosen: stream mode at concurrency 1, 2 and 4 (closed loop; the best\n"
-    "pages/s is the peak), then unary mode at --rate = half of the peak on 4 workers, then 2 streams at\n"
-    "that rate. Prints each load, the in-process 2-thread rate before and after, the two targets: RPC\n"
-    "peak >= 0.8 x in-process 2-thread rate; p99 <= 10 ms at half of peak; and the server's CPU per\n"
-    "page of the unary load against the streams at the same rate (needs --server-pid).\n";
+    "pages/s is the peak), then unary mode at --rate = half of the peak on --unary-workers workers,\n"
+    "--rounds times, then 2 streams at that rate. Prints each load, the in-process 2-thread rate before\n"
+    "and after, the two targets: RPC peak >= 0.8 x in-process 2-thread rate; p99 <= 10 ms at half of\n"
+    "peak (percentiles over all rounds); and the server's CPU per page of the unary load against the\n"
+    "streams at the same rate (needs --server-pid).\n"
+    "Cap or no cap, in one run: serve a copy of the store with a second server started with\n"
+    "--max-concurrent-extractions 0 and give it as --uncapped-server; the half-peak unary load (same\n"
+    "rate: half of --server's peak) then runs on both, alternately (the first server of each round\n"
+    "alternates too), and p50/p99 of each and their difference are printed. `bash deploy/vertex.sh\n"
+    "bench load` does all this.\n";
 
 constexpr char kSoakUsage[] =
     "usage: load_gen soak --server HOST:PORT[,HOST:PORT...] --site NAME --pages DIR --pid NAME=PID[,...]\n"
@@ -164,7 +181,8 @@ std::vector<FlagSpec> SetupFlags() {
           {"help", "", "this help"}};
 }
 
-std::vector<FlagSpec> SweepFlags() {
+// The flags run and sweep share.
+std::vector<FlagSpec> TargetFlags() {
   return {{"server", "HOST:PORT", "the server's address, or several: a static list or dns:///NAME:PORT (round robin)"},
           {"site", "NAME", "the site whose rules the server applies"},
           {"pages", "DIR", "the pages to send"},
@@ -176,8 +194,20 @@ std::vector<FlagSpec> SweepFlags() {
           {"help", "", "this help"}};
 }
 
+std::vector<FlagSpec> SweepFlags() {
+  std::vector<FlagSpec> flags = TargetFlags();
+  flags.insert(flags.end() - 1,
+               {{"uncapped-server", "HOST:PORT",
+                 "a second server on a copy of the store, started with --max-concurrent-extractions 0: the "
+                 "half-peak unary load runs on both, alternately, and both are printed"},
+                {"uncapped-server-pid", "PID", "the second server's process id, to report its CPU use"},
+                {"rounds", "N", "half-peak unary loads per server, alternating between the servers (default 2)"},
+                {"unary-workers", "N", "client threads of the half-peak unary load (default 4)"}});
+  return flags;
+}
+
 std::vector<FlagSpec> RunFlags() {
-  std::vector<FlagSpec> flags = SweepFlags();
+  std::vector<FlagSpec> flags = TargetFlags();
   flags.insert(flags.end() - 1, {{"concurrency", "N", "streams (stream mode) or threads (unary mode) (default 4)"},
                                  {"mode", "MODE", "stream or unary (default stream)"},
                                  {"rate", "R", "open loop: R pages/s on a fixed schedule (default: closed loop)"}});
@@ -321,6 +351,7 @@ struct LoadResult {
   CpuUse cpu;
   std::map<std::string, size_t> per_server;  // completed inside the window, by server (IP:PORT)
   std::map<std::string, size_t> answered_per_server;  // over the whole load, by server
+  std::vector<double> latency_ms;                      // sorted; what the percentiles are taken from
 };
 
 // Nearest-rank percentile of sorted values; 0 for none.
@@ -328,6 +359,17 @@ double Percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
   const size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
   return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+// out's pages/s (from its completed and seconds) and percentiles.
+void SetRateAndLatency(std::vector<double> latency, LoadResult& out) {
+  std::sort(latency.begin(), latency.end());
+  out.pages_per_second = out.seconds > 0 ? static_cast<double>(out.completed) / out.seconds : 0;
+  out.p50 = Percentile(latency, 0.50);
+  out.p90 = Percentile(latency, 0.90);
+  out.p99 = Percentile(latency, 0.99);
+  out.max = latency.empty() ? 0 : latency.back();
+  out.latency_ms = std::move(latency);
 }
 
 void Merge(const std::vector<WorkerStats>& workers, LoadResult& out) {
@@ -341,12 +383,33 @@ void Merge(const std::vector<WorkerStats>& workers, LoadResult& out) {
     if (w.errors > 0 && out.errors == 0) out.first_error = w.first_error;
     out.errors += w.errors;
   }
-  std::sort(latency.begin(), latency.end());
-  out.pages_per_second = out.seconds > 0 ? static_cast<double>(out.completed) / out.seconds : 0;
-  out.p50 = Percentile(latency, 0.50);
-  out.p90 = Percentile(latency, 0.90);
-  out.p99 = Percentile(latency, 0.99);
-  out.max = latency.empty() ? 0 : latency.back();
+  SetRateAndLatency(std::move(latency), out);
+}
+
+// Several runs of one load as one: pages, errors, seconds and CPU summed,
+// percentiles over every latency. Empty `runs`: an empty result.
+LoadResult Pool(const std::vector<LoadResult>& runs) {
+  LoadResult out;
+  if (runs.empty()) return out;
+  out.mode = runs[0].mode;
+  out.concurrency = runs[0].concurrency;
+  out.rate = runs[0].rate;
+  out.cpu.server = 0;
+  std::vector<double> latency;
+  for (const LoadResult& r : runs) {
+    out.seconds += r.seconds;
+    out.completed += r.completed;
+    out.answered += r.answered;
+    if (r.errors > 0 && out.errors == 0) out.first_error = r.first_error;
+    out.errors += r.errors;
+    out.cpu.wall += r.cpu.wall;
+    out.cpu.client += r.cpu.client;
+    out.cpu.machine += r.cpu.machine;
+    out.cpu.server = out.cpu.server < 0 || r.cpu.server < 0 ? -1 : out.cpu.server + r.cpu.server;  // -1: unknown
+    latency.insert(latency.end(), r.latency_ms.begin(), r.latency_ms.end());
+  }
+  SetRateAndLatency(std::move(latency), out);
+  return out;
 }
 
 // ---------------------------------------------------------------- workers
@@ -924,13 +987,56 @@ absl::Status Run(const ParsedArgs& a) {
 
 // ---------------------------------------------------------------- sweep
 
+// The half-peak unary load on one server, repeated.
+struct HalfPeak {
+  std::string label;  // "--server" or "--uncapped-server"
+  Target target;
+  std::vector<LoadResult> rounds;
+  LoadResult pooled;  // every round as one
+};
+
 struct SweepResult {
   std::vector<LoadResult> stream;  // concurrency 1, 2, 4
   size_t peak = 0;                 // index into stream
-  LoadResult half;                 // unary at half of the peak
-  LoadResult half_stream;          // 2 streams at the same rate
+  std::vector<HalfPeak> half;      // unary at half of the peak: --server, then --uncapped-server if given
+  LoadResult half_stream;          // 2 streams at the same rate, on --server
   Ratios ratios;                   // of the peak
 };
+
+// The sweep's own flags: the second server, the rounds, the unary workers.
+struct SweepSpec {
+  std::optional<Target> uncapped;
+  int rounds = 2;
+  int unary_workers = 4;
+};
+
+absl::StatusOr<SweepSpec> SweepSpecFromArgs(const ParsedArgs& a, const Target& t) {
+  SweepSpec spec;
+  VERTEX_ASSIGN_OR_RETURN(int64_t rounds, a.Int("rounds", 2, 1, 100));
+  VERTEX_ASSIGN_OR_RETURN(int64_t workers, a.Int("unary-workers", 4, 1, 256));
+  spec.rounds = static_cast<int>(rounds);
+  spec.unary_workers = static_cast<int>(workers);
+  if (a.Has("uncapped-server-pid") && !a.Has("uncapped-server")) {
+    return absl::InvalidArgumentError("--uncapped-server-pid needs --uncapped-server");
+  }
+  if (!a.Has("uncapped-server")) return spec;
+  spec.uncapped = t;
+  spec.uncapped->server = a.String("uncapped-server", "");
+  VERTEX_RETURN_IF_ERROR(CheckTarget(spec.uncapped->server));
+  VERTEX_ASSIGN_OR_RETURN(int64_t pid, a.Int("uncapped-server-pid", 0, 1, 1 << 30));
+  spec.uncapped->server_pid = static_cast<int>(pid);
+  return spec;
+}
+
+void PrintHalfPeak(const HalfPeak& h) {
+  std::printf("  %-17s", h.label.c_str());
+  for (size_t i = 0; i < h.rounds.size(); ++i) {
+    std::printf(" round %zu: p50 %.2f p99 %.2f;", i + 1, h.rounds[i].p50, h.rounds[i].p99);
+  }
+  std::printf(" all %zu pages: p50 %.2f ms, p99 %.2f ms, max %.2f ms, errors %zu: %s\n", h.pooled.latency_ms.size(),
+              h.pooled.p50, h.pooled.p99, h.pooled.max, h.pooled.errors,
+              h.pooled.p99 <= kP99TargetMs ? "met" : "MISSED");
+}
 
 void PrintTargets(const SweepResult& s) {
   const LoadResult& peak = s.stream[s.peak];
@@ -939,21 +1045,36 @@ void PrintTargets(const SweepResult& s) {
       "%.1f pages/s (target >= %.1f): %s\n",
       peak.pages_per_second, peak.concurrency, s.ratios.rate, kBaselineThreads, s.ratios.in_process, kThroughputTarget,
       s.ratios.rate >= kThroughputTarget ? "met" : "MISSED");
+  const LoadResult& half = s.half[0].pooled;
   std::printf(
-      "target latency:    unary at %.1f pages/s (half of peak), concurrency 4: p50 %.2f ms, p99 %.2f ms "
-      "(target p99 <= %.0f ms): %s\n",
-      s.half.rate, s.half.p50, s.half.p99, kP99TargetMs, s.half.p99 <= kP99TargetMs ? "met" : "MISSED");
+      "target latency:    unary at %.1f pages/s (half of peak), %d workers, %zu round(s) per server "
+      "(target p99 <= %.0f ms):\n",
+      half.rate, half.concurrency, s.half[0].rounds.size(), kP99TargetMs);
+  for (const HalfPeak& h : s.half) PrintHalfPeak(h);
+  if (s.half.size() > 1) {
+    std::printf("  --server - --uncapped-server: p50 %+.2f ms, p99 %+.2f ms\n", half.p50 - s.half[1].pooled.p50,
+                half.p99 - s.half[1].pooled.p99);
+  }
   std::printf("same rate, streamed: 2 streams at %.1f pages/s: p50 %.2f ms, p99 %.2f ms\n", s.half_stream.rate,
               s.half_stream.p50, s.half_stream.p99);
-  const CpuUse& u = s.half.cpu;
+  const CpuUse& u = half.cpu;
   const CpuUse& t = s.half_stream.cpu;
   if (u.server >= 0 && t.server >= 0) {
     std::printf("server CPU per page at half of peak: unary %.2f ms, stream %.2f ms (unary - stream %+.2f ms); "
                 "at the stream peak %.2f ms\n",
-                CpuUse::MsPerPage(u.server, s.half.answered), CpuUse::MsPerPage(t.server, s.half_stream.answered),
-                CpuUse::MsPerPage(u.server, s.half.answered) - CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(u.server, half.answered), CpuUse::MsPerPage(t.server, s.half_stream.answered),
+                CpuUse::MsPerPage(u.server, half.answered) - CpuUse::MsPerPage(t.server, s.half_stream.answered),
                 CpuUse::MsPerPage(s.stream[s.peak].cpu.server, s.stream[s.peak].answered));
   }
+}
+
+void WriteHalfPeakJson(const HalfPeak& h, util::JsonWriter& w) {
+  w.BeginObject().Key("server").String(h.target.server).Key("flag").String(h.label);
+  w.Key("pooled");
+  WriteLoadJson(h.pooled, w);
+  w.Key("rounds").BeginArray();
+  for (const LoadResult& r : h.rounds) WriteLoadJson(r, w);
+  w.EndArray().Key("p99_target_met").Bool(h.pooled.p99 <= kP99TargetMs).EndObject();
 }
 
 void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult& before, const InProcessResult& after,
@@ -967,19 +1088,42 @@ void WriteSweepJson(const Target& t, const Loaded& loaded, const InProcessResult
   w.Key("peak_concurrency").Int(s.stream[s.peak].concurrency);
   WriteRatiosJson(s.ratios, w);
   w.Key("half_peak");
-  WriteLoadJson(s.half, w);
-  w.Key("half_peak_stream");
+  WriteLoadJson(s.half[0].pooled, w);
+  w.Key("half_peak_servers").BeginArray();
+  for (const HalfPeak& h : s.half) WriteHalfPeakJson(h, w);
+  w.EndArray().Key("half_peak_stream");
   WriteLoadJson(s.half_stream, w);
   w.Key("throughput_target_met").Bool(s.ratios.rate >= kThroughputTarget);
-  w.Key("p99_target_met").Bool(s.half.p99 <= kP99TargetMs).EndObject();
+  w.Key("p99_target_met").Bool(s.half[0].pooled.p99 <= kP99TargetMs).EndObject();
   std::printf("JSON %s\n", w.str().c_str());
+}
+
+// The unary load at `rate` on each server of `half`, `rounds` times,
+// alternating which server goes first so that neither always follows the
+// other's load.
+void MeasureHalfPeak(const Loaded& loaded, double rate, int workers, int rounds, std::vector<HalfPeak>& half) {
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i = 0; i < half.size(); ++i) {
+      HalfPeak& h = half[round % 2 == 0 ? i : half.size() - 1 - i];
+      std::printf("%s, round %d: ", h.label.c_str(), round + 1);
+      h.rounds.push_back(MeasureLoad(h.target, loaded, {"unary", workers, rate}));
+    }
+  }
+  for (HalfPeak& h : half) h.pooled = Pool(h.rounds);
 }
 
 absl::Status Sweep(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(Target t, TargetFromArgs(a));
+  VERTEX_ASSIGN_OR_RETURN(SweepSpec spec, SweepSpecFromArgs(a, t));
   VERTEX_ASSIGN_OR_RETURN(Loaded loaded, Prepare(t));
-  const InProcessResult before = MeasureInProcess(t, loaded, "before");
   SweepResult s;
+  s.half.push_back({"--server", t});
+  if (spec.uncapped) {
+    VERTEX_RETURN_IF_ERROR(CheckServer(*spec.uncapped, loaded.requests[0]));
+    VERTEX_RETURN_IF_ERROR(CompareRecords(*spec.uncapped, loaded));
+    s.half.push_back({"--uncapped-server", *spec.uncapped});
+  }
+  const InProcessResult before = MeasureInProcess(t, loaded, "before");
   for (int concurrency : {1, 2, 4}) {
     s.stream.push_back(MeasureLoad(t, loaded, {"stream", concurrency}));
     if (s.stream.back().pages_per_second > s.stream[s.peak].pages_per_second) s.peak = s.stream.size() - 1;
@@ -988,7 +1132,7 @@ absl::Status Sweep(const ParsedArgs& a) {
   if (peak.pages_per_second <= 0) {
     return absl::UnavailableError("no page was answered in stream mode: " + peak.first_error);
   }
-  s.half = MeasureLoad(t, loaded, {"unary", 4, peak.pages_per_second / 2});
+  MeasureHalfPeak(loaded, peak.pages_per_second / 2, spec.unary_workers, spec.rounds, s.half);
   s.half_stream = MeasureLoad(t, loaded, {"stream", 2, peak.pages_per_second / 2});
   const InProcessResult after = MeasureInProcess(t, loaded, "after");
   std::printf("peak: stream, concurrency %d\n", peak.concurrency);

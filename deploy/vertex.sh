@@ -13,8 +13,10 @@
 #                                                       list_eval (the list finder's Table 2 / Fig. 5, minutes) and
 #                                                       list_model_store (trained from a store) only by NAME
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
-#   bash deploy/vertex.sh bench load [SWDE_DIR]         the ExtractionService load generator against vertexd
-#                                                       (learns the SWDE site, finds peak, p99 at half of peak)
+#   bash deploy/vertex.sh bench load [SWDE_DIR] [FLAGS] the ExtractionService load generator against vertexd
+#                                                       (learns the SWDE site, finds peak, p50/p99 at half of
+#                                                       peak with the default --max-concurrent-extractions and
+#                                                       with 0 (a second vertexd), same run; FLAGS: load_gen sweep)
 #   bash deploy/vertex.sh bench soak [SECONDS] [SWDE_DIR] vertexd + an extraction replica under load for SECONDS
 #                                                        (default 600): their RSS and open fds over time, flat or not
 #   bash deploy/vertex.sh bench scale [SWDE_DIR]        vertexd (the primary) + 3 extraction replicas: load_gen scale
@@ -385,10 +387,13 @@ case "$cmd" in
       exit "$status"
     fi
     if [ "${1:-}" = "load" ]; then
-      # bench load [SWDE_DIR]: learn SWDE booksamillion into a temporary store (load_gen setup),
-      # serve it with vertexd on a free loopback port, run load_gen sweep against it (peak stream
-      # throughput vs the in-process 2-thread rate; unary p99 at half of peak; unary vs two streams
-      # at that rate: server CPU per page), stop vertexd.
+      # bench load [SWDE_DIR] [LOAD_GEN SWEEP FLAGS]: learn SWDE booksamillion into a temporary store
+      # (load_gen setup), copy it, serve the store with vertexd (default --max-concurrent-extractions:
+      # one extraction per core, the rest queued FIFO) and the copy with a second vertexd started with
+      # --max-concurrent-extractions 0, on free loopback ports, run load_gen sweep (peak stream
+      # throughput vs the in-process 2-thread rate; unary p50/p99 at half of peak on both servers,
+      # alternating, same rate; unary vs two streams at that rate: server CPU per page), stop both.
+      # Flags after SWDE_DIR go to load_gen sweep (e.g. --rounds 4 --unary-workers 16).
       build --target load_gen vertexd
       swde="${2:-$ROOT/../shared/data/swde}"
       if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
@@ -396,24 +401,21 @@ case "$cmd" in
         exit 0
       fi
       tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_load.XXXXXX")"
-      vertexd_pid=""
-      trap 'if [ -n "$vertexd_pid" ]; then kill -TERM "$vertexd_pid" 2>/dev/null; wait "$vertexd_pid" 2>/dev/null; fi; rm -rf "$tmp"' EXIT
+      pids=""
+      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
       "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
         --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json"
-      "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$tmp/port" --store "$tmp/store" \
-        2>"$tmp/vertexd.log" &
-      vertexd_pid=$!
-      wait_port "$tmp/port" "$vertexd_pid" "$tmp/vertexd.log" "bench load: vertexd"
+      cp -a "$tmp/store" "$tmp/store-uncapped"
+      start_server capped "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
+      capped_addr="$SERVER_ADDR" capped_pid="$SERVER_PID"
+      start_server uncapped "$BUILD/services/vertexd/vertexd" --store "$tmp/store-uncapped" \
+        --max-concurrent-extractions 0
       status=0
-      "$BUILD/bench/load_gen" sweep --server "127.0.0.1:$(cat "$tmp/port")" --site booksamillion \
-        --pages "$swde/book/booksamillion" --store "$tmp/store" --server-pid "$vertexd_pid" || status=$?
-      kill -TERM "$vertexd_pid"
-      if ! wait "$vertexd_pid"; then
-        cat "$tmp/vertexd.log" >&2
-        echo "vertex: bench load: vertexd did not stop cleanly on SIGTERM" >&2
-        status=1
-      fi
-      vertexd_pid=""
+      "$BUILD/bench/load_gen" sweep --server "$capped_addr" --site booksamillion \
+        --pages "$swde/book/booksamillion" --store "$tmp/store" --server-pid "$capped_pid" \
+        --uncapped-server "$SERVER_ADDR" --uncapped-server-pid "$SERVER_PID" "${@:3}" || status=$?
+      stop_servers || status=1
+      grep -h "extraction admission" "$tmp/capped.log" "$tmp/uncapped.log" || true
       exit "$status"
     fi
     build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench link_discovery_bench list_model_store_bench learn_call_bench

@@ -15,17 +15,20 @@ constexpr char kUsage[] =
     "directory) as a RocksDB secondary, catching up every --catch-up-ms and at once when the learning\n"
     "service (--learning-server) reports a write, so a learnt rule is used within a second. Its health\n"
     "(grpc.health.v1, the readiness probe) is NOT_SERVING until the first catch-up succeeds and while the\n"
-    "last successful one is older than --max-lag-ms.\n"
+    "last successful one is older than --max-lag-ms. At most --max-concurrent-extractions pages are\n"
+    "extracted at once (default: one per core); further calls queue, first come, first served.\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
 
 absl::Status Run(int argc, char** argv) {
   std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
   for (const cli::FlagSpec& f : ReaderFlagSpecs()) flags.push_back(f);
+  for (const cli::FlagSpec& f : ExtractionFlagSpecs()) flags.push_back(f);
   VERTEX_ASSIGN_OR_RETURN(std::optional<ServerArgs> parsed,
                           ParseServerArgs(argc, argv, "vertex-extraction", kUsage, "127.0.0.1:7072", flags));
   if (!parsed) return absl::OkStatus();
   workflow::ExtractionEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(const size_t max_extractions, MaxConcurrentExtractionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
   workflow::ExtractionEngine engine(reader->store(), options);
   VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [&engine] {
@@ -33,10 +36,13 @@ absl::Status Run(int argc, char** argv) {
     if (!changed.ok()) spdlog::warn("reloading rules failed: {}", changed.status().ToString());
     if (changed.ok() && *changed > 0) spdlog::info("rules of {} site(s) reloaded", *changed);
   }));
-  ExtractionServiceImpl service(&engine);
-  return Serve(
+  util::FifoSemaphore extractions(max_extractions);
+  ExtractionServiceImpl service(&engine, &extractions);
+  absl::Status served = Serve(
       parsed->config, {&service}, nullptr, [&] { reader->Close(); },
       [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::ExtractionService::service_full_name()); });
+  if (served.ok()) spdlog::info("{}", DescribeAdmission(extractions));
+  return served;
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "services/server/server_main.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -39,6 +41,28 @@ std::vector<cli::FlagSpec> ReaderFlagSpecs() {
        "health NOT_SERVING until the first catch-up with the writer and while the last successful one began more "
        "than N ms ago (default 10000)"},
   };
+}
+
+std::vector<cli::FlagSpec> ExtractionFlagSpecs() {
+  return {
+      {"max-concurrent-extractions", "N",
+       "extract at most N pages at once, queueing the other Extract calls and stream pages first come, first "
+       "served (a call whose deadline passes or that is cancelled while queued ends with DEADLINE_EXCEEDED or "
+       "CANCELLED); 0: no limit (default " +
+           std::to_string(UsableCores()) + ", the cores this process may run on)"},
+  };
+}
+
+int UsableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+absl::StatusOr<size_t> MaxConcurrentExtractionsFromArgs(const cli::ParsedArgs& args) {
+  VERTEX_ASSIGN_OR_RETURN(int64_t n, args.Int("max-concurrent-extractions", UsableCores(), 0, 65536));
+  return static_cast<size_t>(n);
 }
 
 absl::StatusOr<std::optional<ServerArgs>> ParseServerArgs(int argc, char** argv, const std::string& name,

@@ -37,6 +37,20 @@ std::vector<cli::FlagSpec> StoreFlagSpecs();
 // --learning-tls-ca, --catch-up-ms, --max-lag-ms.
 std::vector<cli::FlagSpec> ReaderFlagSpecs();
 
+// The flag of a server with an ExtractionService:
+// --max-concurrent-extractions N.
+std::vector<cli::FlagSpec> ExtractionFlagSpecs();
+
+// The cores this process may run on (its CPU affinity; at least 1): the
+// default of --max-concurrent-extractions.
+int UsableCores();
+
+// --max-concurrent-extractions: at most N pages extracted at once, the
+// other calls queued first come, first served (ExtractionServiceImpl); 0
+// for no limit; default UsableCores(). InvalidArgument naming the flag
+// outside 0..65536.
+absl::StatusOr<size_t> MaxConcurrentExtractionsFromArgs(const cli::ParsedArgs& args);
+
 // Parses argv against the server flags and `extra`, environment included,
 // and sets up logging for `name`. nullopt when --help was printed (exit 0).
 // Errors name the flag.

@@ -22,7 +22,9 @@ constexpr char kUsage[] =
     "Extract call. Monitor stores its runs in the site's history (GetHistory); it and Relearn fetch\n"
     "pages when the request supplies none (the --fetch-* flags; robots.txt obeyed unless\n"
     "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
-    "when --auth-token is set. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n"
+    "when --auth-token is set. At most --max-concurrent-extractions pages are extracted at once\n"
+    "(default: one per core); further Extract calls and stream pages queue, first come, first served.\n"
+    "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n"
     "Sites are clustered with their own settings (RegisterSite, AddSamplePages: pruning threshold,\n"
     "sample rate); --prune-threshold and --sample-rate are the defaults for sites without.\n";
 
@@ -31,6 +33,7 @@ std::vector<cli::FlagSpec> VertexdFlags() {
   for (const cli::FlagSpec& f : cli::RelearnFlagSpecs()) flags.push_back(f);
   for (const cli::FlagSpec& f : cli::ClusterDefaultFlagSpecs()) flags.push_back(f);
   for (const cli::FlagSpec& f : cli::FetchFlagSpecs()) flags.push_back(f);
+  for (const cli::FlagSpec& f : ExtractionFlagSpecs()) flags.push_back(f);
   return flags;
 }
 
@@ -39,6 +42,7 @@ absl::Status Run(int argc, char** argv) {
                           ParseServerArgs(argc, argv, "vertexd", kUsage, "127.0.0.1:7070", VertexdFlags()));
   if (!parsed) return absl::OkStatus();
   VERTEX_ASSIGN_OR_RETURN(html::ParseOptions parse, ParseOptionsFromArgs(parsed->args));
+  VERTEX_ASSIGN_OR_RETURN(const size_t max_extractions, MaxConcurrentExtractionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, cli::WithRelearnFlags(parsed->args, {}));
   VERTEX_ASSIGN_OR_RETURN(options, cli::WithClusterDefaultFlags(parsed->args, std::move(options)));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
@@ -68,13 +72,16 @@ absl::Status Run(int argc, char** argv) {
   };
   monitor::MonitorEngine monitor_engine(store.get(), monitor_options);
   LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
-  ExtractionServiceImpl extraction_service(&extraction);
+  util::FifoSemaphore extractions(max_extractions);
+  ExtractionServiceImpl extraction_service(&extraction, &extractions);
   MonitoringServiceImpl monitoring_service(&monitor_engine);
   const std::vector<grpc::Service*> services = {&learning_service, &extraction_service, &monitoring_service};
-  return Serve(parsed->config, services, [&hub] { hub.Close(); }, [&] {
+  absl::Status served = Serve(parsed->config, services, [&hub] { hub.Close(); }, [&] {
     store.reset();
     spdlog::info("rule store closed");
   });
+  if (served.ok()) spdlog::info("{}", DescribeAdmission(extractions));
+  return served;
 }
 
 }  // namespace

@@ -42,10 +42,11 @@ COMMON_SERVER_FLAGS = {
     "drain-seconds",
 }
 SECONDARY_FLAGS = {"store", "secondary-dir", "learning-server", "catch-up-ms", "max-lag-ms"}
+EXTRACTION_FLAGS = {"max-concurrent-extractions"}
 SERVER_FLAGS = {
-    "vertexd": COMMON_SERVER_FLAGS | {"store"},
+    "vertexd": COMMON_SERVER_FLAGS | {"store"} | EXTRACTION_FLAGS,
     "vertex-learning": COMMON_SERVER_FLAGS | {"store"},
-    "vertex-extraction": COMMON_SERVER_FLAGS | SECONDARY_FLAGS,
+    "vertex-extraction": COMMON_SERVER_FLAGS | SECONDARY_FLAGS | EXTRACTION_FLAGS,
     "vertex-monitoring": COMMON_SERVER_FLAGS | SECONDARY_FLAGS,
 }
 VERTEXCTL_FLAGS = {  # per command
