@@ -16,7 +16,7 @@
 namespace vertex::html {
 
 struct BuiltDocument {
-  _xmlDoc* doc = nullptr;  // owned by the caller (xmlFreeDoc)
+  _xmlDoc* doc = nullptr;  // owned by the caller (FreeDocument)
   size_t node_count = 0;   // elements plus text nodes
   int depth = 0;           // of the deepest element; the root is at 1
 };
@@ -37,6 +37,11 @@ enum class TreeCallbacks { kOwn, kXmlSax2 };
 absl::StatusOr<BuiltDocument> BuildWithLibxml2(std::string_view utf8, const std::string& url,
                                                const ParseOptions& options, TagSink* sink,
                                                TreeCallbacks callbacks = TreeCallbacks::kOwn);
+
+// Frees a document of either builder: one built by the own callbacks keeps
+// its nodes in an arena (reached through doc->_private) and must not go to
+// xmlFreeDoc; any other document does. Null is ignored.
+void FreeDocument(_xmlDoc* doc);
 
 }  // namespace vertex::html
 

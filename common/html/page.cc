@@ -200,7 +200,7 @@ Page::Page(Page&& other) noexcept { *this = std::move(other); }
 
 Page& Page::operator=(Page&& other) noexcept {
   if (this != &other) {
-    if (doc_) xmlFreeDoc(doc_);
+    FreeDocument(doc_);
     doc_ = other.doc_;
     other.doc_ = nullptr;
     url_ = std::move(other.url_);
@@ -213,7 +213,7 @@ Page& Page::operator=(Page&& other) noexcept {
 }
 
 Page::~Page() {
-  if (doc_) xmlFreeDoc(doc_);
+  FreeDocument(doc_);
 }
 
 Node Page::root() const { return Node(doc_ ? xmlDocGetRootElement(doc_) : nullptr); }

@@ -84,7 +84,7 @@ Built Build(std::string_view html, TreeCallbacks callbacks, ParseOptions options
   out.tags = std::move(sink.tokens);
   out.node_count = built->node_count;
   out.depth = built->depth;
-  xmlFreeDoc(built->doc);
+  FreeDocument(built->doc);
   return out;
 }
 
