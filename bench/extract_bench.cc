@@ -6,26 +6,33 @@
 //
 // Where the time of one extraction goes (perf record --call-graph dwarf,
 // `extract_bench --perf-ctl=FIFO`: Extract alone over 600 SWDE pages, one
-// core, shares of Extract's samples; 2026-11-27, before this branch's
-// cuts):
+// core, shares of Extract's samples; 2026-11-27, before the libxml2
+// builder's own SAX callbacks and arena, and after them: 361 samples at
+// 250 Hz on a machine at load 11, so +-2 points):
 //
-//   stage                                       gumbo builder  libxml2 builder
-//   decode to UTF-8 (validation)                      1.1 %          1.4 %
-//   nesting pre-scan                                  4.7 %          7.5 %
+//   stage                                       gumbo builder  libxml2 builder  libxml2, after
+//   decode to UTF-8 (validation)                      1.1 %          1.4 %           0.8 %
+//   nesting pre-scan (libxml2 after: attributes)      4.7 %          7.5 %           2.8 %
 //     of it, counting lines for an error message      1.1 %          1.7 %  (cut)
-//   Gumbo tokenizer (gumbo_lex)                      46.1 %            -
-//   Gumbo tree construction (incl. arena blocks)     27.6 %            -
-//     of it, the arena's new blocks (malloc)          6.1 %            -
-//   libxml2 HTML parse (tokenizer + SAX2 tree)          -           61.2 %
-//     of it, error messages formatted and dropped       -            3.3 %
-//   libxml2 copying the page (htmlCtxtReadMemory)       -            7.3 %
-//   mirror (gumbo) / walk to the node model (libxml2) 9.3 %          2.5 %
-//   shingles (TagSink)                                1.5 %          2.0 %
-//   freeing the document (xmlFreeDoc)                 3.5 %          7.2 %
-//   URL match, rule matching (signatures)             0.3 %          0.2 %
-//   rules applied (XPath/native, values, regexes)     4.7 %          8.3 %
+//   Gumbo tokenizer (gumbo_lex)                      46.1 %            -               -
+//   Gumbo tree construction (incl. arena blocks)     27.6 %            -               -
+//     of it, the arena's new blocks (malloc)          6.1 %            -               -
+//   libxml2 HTML parse (tokenizer + tree)               -           61.2 %          79.2 %
+//     of it, error messages formatted and dropped       -            3.3 %           6.1 %
+//     of it, the tree-building callbacks                -       (xmlSAX2)            ~7 %
+//   libxml2 copying the page (htmlCtxtReadMemory)       -            7.3 %          < 0.5 %
+//   mirror (gumbo) / walk to the node model (libxml2) 9.3 %          2.5 %     } 3.3 %
+//   shingles (TagSink)                                1.5 %          2.0 %     }
+//   freeing the document (xmlFreeDoc / arena)         3.5 %          7.2 %           0.3 %
+//   URL match, rule matching (signatures)             0.3 %          0.2 %           0.3 %
+//   rules applied (XPath/native, values, regexes)     4.7 %          8.3 %          10.8 %
 //     of it, text normalisation                       0.3 %          0.3 %
-//   (ms/page of Extract in those runs: 4.7 and 2.9)
+//   (ms/page of Extract in those runs: 4.7, 2.9 and, at load 11, 7.9)
+// The libxml2 parse's share grew because the rest shrank: the callbacks
+// build the tree with fewer instructions than xmlSAX2's (parse included: -11%), the
+// arena removed the per-node malloc/free (and with it glibc's
+// consolidation of the previous page's frees on the page copy), the
+// pre-scan checks attributes only. What is left is libxml2's tokenizer.
 //
 // Learns the site's rules once per page builder (--builder=gumbo|libxml2|
 // both, default both; each builder clusters the pages it builds and learns

@@ -148,6 +148,13 @@ PreScanResult PreScanStructure(std::string_view s, const PreScanLimits& limits) 
     pos = SkipTag(s, SkipName(s, name_start), &attributes);
     if (attributes > result.max_attributes) result.max_attributes = attributes;
     if (attributes > limits.max_attributes) return over(PreScanResult::Over::kAttributes, tag_start, name);
+    if (limits.libxml2) {
+      if (!is_end && (name == "script" || name == "style")) {
+        pos = FindEndTag(s, pos, name);
+        if (pos < s.size()) pos = SkipTag(s, SkipName(s, pos + 2), &attributes);  // the end tag itself
+      }
+      continue;
+    }
     if (DoesNotNest(name)) continue;
     if (is_end) {
       if (depth > 0) --depth;

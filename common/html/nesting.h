@@ -30,6 +30,12 @@ namespace vertex::html {
 struct PreScanLimits {
   int max_depth = 512;
   int max_attributes = 1000;
+  // The scan for libxml2's HTML parser (the libxml2 page builder): the
+  // attributes limit only (the builder checks depth while it parses;
+  // result.max_depth stays 0), and only <script> and <style> content is
+  // skipped as raw text (libxml2 parses the tags inside <title>,
+  // <textarea>, <iframe>, ..., so they are counted).
+  bool libxml2 = false;
 };
 
 struct PreScanResult {

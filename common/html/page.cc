@@ -200,7 +200,7 @@ Page::Page(Page&& other) noexcept { *this = std::move(other); }
 
 Page& Page::operator=(Page&& other) noexcept {
   if (this != &other) {
-    if (doc_) xmlFreeDoc(doc_);
+    FreeDocument(doc_);
     doc_ = other.doc_;
     other.doc_ = nullptr;
     url_ = std::move(other.url_);
@@ -213,7 +213,7 @@ Page& Page::operator=(Page&& other) noexcept {
 }
 
 Page::~Page() {
-  if (doc_) xmlFreeDoc(doc_);
+  FreeDocument(doc_);
 }
 
 Node Page::root() const { return Node(doc_ ? xmlDocGetRootElement(doc_) : nullptr); }
@@ -318,8 +318,10 @@ bool Mirror(const GumboNode* document, xmlDocPtr doc, int max_depth, TagSink* si
 }  // namespace
 
 absl::Status Parser::PreScan(std::string_view utf8, const std::string& url) const {
-  const PreScanResult scan =
-      PreScanStructure(utf8, {.max_depth = options_.max_depth, .max_attributes = options_.max_attributes});
+  // The libxml2 builder checks depth while it parses (libxml_builder.h).
+  const PreScanResult scan = PreScanStructure(utf8, {.max_depth = options_.max_depth,
+                                                     .max_attributes = options_.max_attributes,
+                                                     .libxml2 = options_.builder == PageBuilder::kLibxml2});
   if (scan.over == PreScanResult::Over::kNone) return absl::OkStatus();
   // Only for the error: LineAt counts the lines up to the offset.
   const std::string where = "<" + scan.tag + "> at line " + std::to_string(LineAt(utf8, scan.offset_over_limit)) +

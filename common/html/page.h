@@ -11,8 +11,9 @@
 // 512, as in Blink's parser) and attributes per tag (default 1,000). Past
 // them Parse() returns an error naming the limit and, for depth and
 // attributes, the tag, its line and byte offset (found by a linear
-// pre-scan, nesting.h, before Gumbo runs); no step anywhere recurses on the
-// tree.
+// pre-scan, nesting.h, before Gumbo runs; the libxml2 builder pre-scans
+// attributes only and stops its parser at the depth limit,
+// libxml_builder.h); no step anywhere recurses on the tree.
 //
 // Thread-safety: a Parser is not thread-safe (it owns a reusable arena): use
 // one per thread. A Page is immutable after parsing; const methods and Node

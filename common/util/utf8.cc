@@ -1,6 +1,7 @@
 #include "common/util/utf8.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace vertex::util {
 namespace {
@@ -39,11 +40,21 @@ size_t ValidSequenceLength(std::string_view s, size_t i, size_t* bad_len) {
   return need + 1;
 }
 
+// True when the 8 bytes at p are all ASCII.
+bool AsciiWord(const char* p) {
+  uint64_t word;
+  std::memcpy(&word, p, sizeof(word));
+  return (word & 0x8080808080808080ull) == 0;
+}
+
 }  // namespace
 
 bool IsValidUtf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
+    // Pages are mostly ASCII: skip it 8 bytes at a time.
+    while (i + 8 <= s.size() && AsciiWord(s.data() + i)) i += 8;
+    if (i >= s.size()) break;
     if (static_cast<uint8_t>(s[i]) < 0x80) {
       ++i;
       continue;

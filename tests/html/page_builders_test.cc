@@ -332,6 +332,38 @@ TEST(Libxml2BuilderTest, HostileInputGivesAPageOrAClearError) {
   EXPECT_EQ(String(text, "string-length(//p)"), std::to_string(7 << 20));
 }
 
+TEST(Libxml2BuilderTest, ManyAttributesInsideTitleAreRefusedNotParsed) {
+  // Gumbo reads <title> content as text; libxml2 parses the tags in it, and
+  // compares each attribute name with every earlier one of its tag.
+  std::string html = "<html><head><title>t<div";
+  for (int i = 0; i < 100000; ++i) html += " a" + std::to_string(i);
+  html += "></title></head><body>x</body></html>";
+  absl::StatusOr<Page> page = ParseWith(PageBuilder::kLibxml2, html);
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(page.status().message().find("more than 1000 attributes"), std::string::npos) << page.status();
+  EXPECT_TRUE(ParseWith(PageBuilder::kGumbo, html).ok());
+}
+
+TEST(Libxml2BuilderTest, PrefixedElementsAmongArenaNodesAreFreedWithThePage) {
+  // xmlSAX2 builds an element with a prefixed name (its own allocation,
+  // under and over the builder's arena nodes; libxml2 drops the prefix:
+  // <o:p> is a <p>); FreeDocument frees both kinds (ASan/the fuzz build
+  // would see a leak or a bad free).
+  const std::string html =
+      "<html><body><o:p class=a>x<b id=i>y<fb:like href=h>z</fb:like></b></o:p><p>after</p></body></html>";
+  for (int i = 0; i < 3; ++i) {
+    const Page page = MustParseWith(PageBuilder::kLibxml2, html);
+    EXPECT_EQ(String(page, "string(//b/@id)"), "i");
+    EXPECT_EQ(String(page, "string(//b/like/@href)"), "h");
+    EXPECT_EQ(String(page, "string(/html/body/p[2])"), "after");
+    EXPECT_EQ(page.root().Text(), "xyzafter");
+    Page moved = MustParseWith(PageBuilder::kLibxml2, "<p>1</p>");
+    moved = MustParseWith(PageBuilder::kLibxml2, html);  // move-assignment frees the first
+    EXPECT_EQ(moved.root().Text(), "xyzafter");
+  }
+}
+
 TEST(Libxml2BuilderTest, EachPageHasADictionaryOfItsOwn) {
   // libxml2's dictionaries are not thread-safe and a Page may be freed on
   // another thread while its parser's thread parses the next page.

@@ -419,6 +419,23 @@ TEST(NestingTest, CountsAttributesAsTheTokenizerSplitsThem) {
   EXPECT_EQ(LineAt("<p>\n<div a b>\n<span a b c>", 14), 3u);
 }
 
+TEST(NestingTest, Libxml2ScanCountsAttributesOnlyAndSkipsOnlyScriptAndStyle) {
+  // libxml2's HTML parser reads tags inside <title> and <textarea> (HTML5
+  // makes text of them) and compares a tag's attributes pairwise: they
+  // count. <script> and <style> content is raw text to both.
+  const std::string html = "<title><div a b c></title><script>'<p x y z w>'</script>";
+  EXPECT_EQ(PreScanStructure(html, {}).max_attributes, 0);
+  const PreScanResult libxml2 = PreScanStructure(html, {.max_attributes = 2, .libxml2 = true});
+  EXPECT_EQ(libxml2.over, PreScanResult::Over::kAttributes);
+  EXPECT_EQ(libxml2.tag, "div");
+  EXPECT_EQ(libxml2.offset_over_limit, 7u);
+  // Depth is the libxml2 builder's own check: the scan leaves it.
+  const PreScanResult deep = PreScanStructure("<div><div><div><a b>", {.max_depth = 1, .libxml2 = true});
+  EXPECT_EQ(deep.over, PreScanResult::Over::kNone);
+  EXPECT_EQ(deep.max_depth, 0);
+  EXPECT_EQ(deep.max_attributes, 1);
+}
+
 // One <div> with `n` distinct attributes, in a page.
 std::string ManyAttributes(int n) {
   std::string s = "<html><body><p>before</p>\n<div";

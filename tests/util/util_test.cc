@@ -49,6 +49,20 @@ TEST(Utf8Test, ValidatesAndRepairs) {
     EXPECT_EQ(ToValidUtf8(c.in), c.repaired) << c.in;
     EXPECT_TRUE(IsValidUtf8(ToValidUtf8(c.in)));
   }
+  // A bad byte or sequence at every offset of a mostly-ASCII string (the
+  // 8-byte ASCII skip must stop before it, and at the string's end).
+  for (size_t len = 1; len <= 20; ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      std::string bad(len, 'a');
+      bad[at] = '\xFF';
+      EXPECT_FALSE(IsValidUtf8(bad)) << len << " " << at;
+      std::string good(len, 'a');
+      good.replace(at, 1, "\xC3\xA9");  // U+00E9
+      EXPECT_TRUE(IsValidUtf8(good)) << len << " " << at;
+      EXPECT_FALSE(IsValidUtf8(good.substr(0, at + 1))) << len << " " << at;  // cut inside it
+    }
+    EXPECT_TRUE(IsValidUtf8(std::string(len, 'a')));
+  }
   std::string out;
   AppendUtf8(0x20AC, &out);
   AppendUtf8(0xD800, &out);
