@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -60,6 +61,10 @@ bool IsInside(html::Node node, html::Node container) {
 }
 
 struct Universe {
+  // One anchor memo per page, shared by the page's candidates: a memo per
+  // candidate would walk to the nearest text afresh for each (and allocate
+  // its maps), the learner's largest cost after the feature tests.
+  std::vector<std::unique_ptr<rule::AnchorMemo>> memos;
   std::vector<rule::Candidate> candidates;
   std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
   Bits positive, annotated;
@@ -422,7 +427,8 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   for (const ExamplePage& p : pages) all_positive.insert(all_positive.end(), p.positives.begin(), p.positives.end());
   for (const ExamplePage& p : pages) {
     u.page_begin.push_back(u.candidates.size());
-    for (html::Node n : CandidateNodes(*p.page, text_nodes)) u.candidates.emplace_back(n);
+    u.memos.push_back(std::make_unique<rule::AnchorMemo>());
+    for (html::Node n : CandidateNodes(*p.page, text_nodes)) u.candidates.emplace_back(n, u.memos.back().get());
   }
   u.page_begin.push_back(u.candidates.size());
   u.words = (u.candidates.size() + 63) / 64;

@@ -172,7 +172,30 @@ absl::StatusOr<EditorVerdict> CheckPages(const RuleChecker& checker, const std::
   return verdict;
 }
 
+std::vector<size_t> CheckSubsample(const std::vector<size_t>& order, size_t head, size_t cap) {
+  if (cap == 0 || order.size() <= cap) return order;
+  head = std::min(head, order.size());
+  std::vector<size_t> out(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(head));
+  const size_t rest = order.size() - head;
+  const size_t strata = cap > head ? cap - head : 0;
+  // Stratum j covers [j * rest / strata, (j + 1) * rest / strata): its
+  // middle is (2j + 1) * rest / (2 * strata). rest > strata here.
+  for (size_t j = 0; j < strata; ++j) out.push_back(order[head + (2 * j + 1) * rest / (2 * strata)]);
+  return out;
+}
+
 namespace {
+
+// How many of `order` (CheckOrder) from its start are kept pages: in the
+// annotation sample or among the learning pages.
+size_t KeptHead(const site::SiteCluster& c, const std::vector<size_t>& learning_pages,
+                const std::vector<size_t>& order) {
+  std::set<size_t> kept(learning_pages.begin(), learning_pages.end());
+  for (const site::AnnotationPick& p : c.annotation_sample) kept.insert(p.page);
+  size_t head = 0;
+  while (head < order.size() && kept.count(order[head])) ++head;
+  return head;
+}
 
 // Records in the rule what the check saw: attributes with a value on every
 // page (the annotated ones included) and the runner-up XPaths.
@@ -201,6 +224,8 @@ absl::StatusOr<ClusterLearnResult> CheckCluster(const schema::CompiledSchema& sc
                                                 const std::vector<size_t>& annotated, PagePool& pool,
                                                 const ClusterLearnOptions& options, ClusterLearnResult result) {
   result.remaining = CheckOrder(c, result.learning_pages, annotated);
+  result.remaining = CheckSubsample(result.remaining, KeptHead(c, result.learning_pages, result.remaining),
+                                    options.max_check_pages);
   if (!HasParts(result.learnt.rule)) {
     result.verdict.done = false;
     if (!result.remaining.empty()) {

@@ -87,7 +87,10 @@ absl::StatusOr<std::vector<v1::TransferredCluster>> LearningEngine::TransferRule
     const v1::SampleCluster* sc = FindSampleCluster(state, r.cluster_id());
     if (sc == nullptr || !IsRecipient(r)) continue;
     VERTEX_ASSIGN_OR_RETURN(site::SiteClustering view, ClusterView(state, r, *sc));
-    const PagePool pool(view, site::SiteParseOptions(options_.cluster.parse, site_record), StoreLoader(store_, site));
+    // The recipients' parses are kept like the learnt cluster's: the next
+    // DONE Learn of the site tries its rule on the same recipients again.
+    const PagePool pool(view, site::SiteParseOptions(options_.cluster.parse, site_record), StoreLoader(store_, site),
+                        page_cache_ ? PageCacheView{page_cache_.get(), site} : PageCacheView{});
     for (size_t d = 0; d < donors.size(); ++d) {
       VERTEX_ASSIGN_OR_RETURN(TransferVerdict v,
                               TryRule(*donors[d].rule, view.clusters[0].pages, pool, options_.learn.check_threads));
