@@ -394,7 +394,7 @@ TEST(RulesCli, SiteCommandsOffline) {
   EXPECT_EQ(r.out,
             "{\"pages_added\":220,\"sample_pages\":220,\"errors\":[],\"clusters\":[],\"unassigned_pages\":0,"
             "\"clustered\":false,\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,"
-            "\"page_builder\":\"PAGE_BUILDER_GUMBO\"},\"prune_threshold\":0,\"transferred\":[]}\n");
+            "\"page_builder\":\"PAGE_BUILDER_LIBXML2\"},\"prune_threshold\":0,\"transferred\":[]}\n");
   r = Vertexctl("tasks" + on);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("was never clustered"), std::string::npos) << r.err;
