@@ -206,6 +206,33 @@ TEST_F(TinySitesCliTest, PageBuilderIsStoredWithTheSiteOnlineAndOffline) {
       << r.err;
 }
 
+// libxml2 is the default builder of a new site; a site registered with
+// Gumbo keeps it when register, add-pages and learn name no builder, online
+// and offline alike (none of them fails or flips it).
+TEST_F(TinySitesCliTest, AGumboSiteKeepsGumboWhenCommandsNameNoBuilder) {
+  const SiteFiles& f = TenPages();
+  Result r = Both("site", "register --site fresh --schema " + f.schema);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_LIBXML2\""), std::string::npos) << r.out;
+  r = Both("site", "register --site g --schema " + f.schema + " --page-builder gumbo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  r = Both("site", "add-pages --site g --threshold 1 " + f.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  r = Both("site", "register --site g --schema " + f.schema);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"created\":false"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("PAGE_BUILDER_LIBXML2"), std::string::npos) << r.out;
+  r = Both("learn", "--site g --schema " + f.schema + " --annotations " + f.annotations + " --sample " + f.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Both("tasks", "--site g");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("PAGE_BUILDER_LIBXML2"), std::string::npos) << r.out;
+}
+
 TEST(TinySitesCli, HelpTellsTheTruth) {
   for (const char* command : {"site", "learn", "cluster"}) {
     const Result r = Vertexctl(std::string(command) + " --help");
