@@ -478,5 +478,33 @@ TEST(RulesCli, EvalSwdeWithStoreKeepsWhatItLearnt) {
   fs::remove_all(store);
 }
 
+// eval-swde --store without --page-builder evaluates a site the store has
+// with the site's own builder: a Gumbo site stays Gumbo under the libxml2
+// default (it failed with FAILED_PRECONDITION after the whole evaluation
+// when it took the default); naming another builder for it fails at once.
+TEST(RulesCli, EvalSwdeWithStoreKeepsTheStoredSitesBuilder) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("eval_builder_store");
+  fs::remove_all(store);
+  const std::string eval = "eval-swde --pages " + site.dir + " --groundtruth " + site.dir +
+                           "/groundtruth/product --site vertexdemo --schema " VERTEX_SOURCE_DIR
+                           "/deploy/schemas/product.json --max-k 1 --store " + store;
+  const auto stored_builder = [&] {
+    std::unique_ptr<store::RuleStore> s = store::OpenRocksDbStore(store).value();
+    return s->GetSite("vertexdemo").value().settings().page_builder();
+  };
+  Result r = Vertexctl(eval + " --page-builder gumbo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
+  r = Vertexctl(eval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
+  r = Vertexctl(eval + " --page-builder libxml2");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("site \"vertexdemo\" is built with page builder gumbo"), std::string::npos) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
+  fs::remove_all(store);
+}
+
 }  // namespace
 }  // namespace vertex::cli
