@@ -47,7 +47,7 @@ struct BenchSite {
 // `builder` (options.parse.builder: the clustering, the learning and the
 // extraction all use it). Errors: the schema's, the ground truth's, the
 // clusterer's, or writing the demo site.
-absl::StatusOr<BenchSite> LoadBenchSite(bool demo, html::PageBuilder builder = html::PageBuilder::kGumbo);
+absl::StatusOr<BenchSite> LoadBenchSite(bool demo, html::PageBuilder builder = html::ParseOptions{}.builder);
 
 struct LearntRules {
   // As `vertexctl eval-swde`: every cluster, at most 3 pages annotated each.

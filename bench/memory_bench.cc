@@ -534,11 +534,15 @@ void WritePageJson(const std::string& what, const PageMemory& m, util::JsonWrite
   w.Key("retained_mb").Double(Mb(m.retained)).EndObject();
 }
 
+// The name of the default page builder (ParseOptions).
+std::string DefaultBuilderName() { return std::string(html::PageBuilderName(html::ParseOptions{}.builder)); }
+
 absl::Status PageMode(const ParsedArgs& a) {
-  VERTEX_ASSIGN_OR_RETURN(BenchSite site, LoadBenchSite(a.Has("demo")));
-  // The builder the rules are learnt and applied with (the clustering is
-  // the default builder's).
-  VERTEX_ASSIGN_OR_RETURN(site.options.parse.builder, html::PageBuilderFromName(a.String("builder", "gumbo")));
+  // The builder the pages are clustered with and the rules learnt and
+  // applied with.
+  VERTEX_ASSIGN_OR_RETURN(const html::PageBuilder builder,
+                          html::PageBuilderFromName(a.String("builder", DefaultBuilderName())));
+  VERTEX_ASSIGN_OR_RETURN(BenchSite site, LoadBenchSite(a.Has("demo"), builder));
   workflow::PagePool pool(site.clustering, site.options.parse);
   VERTEX_ASSIGN_OR_RETURN(const LearntRules learnt, LearnSiteRules(site, pool));
   VERTEX_ASSIGN_OR_RETURN(const extract::SiteExtractor extractor,
@@ -596,7 +600,7 @@ int Main(int argc, char** argv) {
       {"rules", {{"store", "DIR", "the RocksDB store (not open in another process)"}}, {"store"}, Rules},
       {"page",
        {{"demo", "", "the demo shop even when SWDE is present"},
-        {"builder", "NAME", "the page builder, gumbo or libxml2 (default gumbo)"}},
+        {"builder", "NAME", "the page builder, gumbo or libxml2 (default " + DefaultBuilderName() + ")"}},
        {},
        PageMode},
   };

@@ -122,8 +122,11 @@ std::string_view PageBuilderName(PageBuilder builder);
 absl::StatusOr<PageBuilder> PageBuilderFromName(std::string_view name);
 
 struct ParseOptions {
-  // The parser that builds the page (see PageBuilder).
-  PageBuilder builder = PageBuilder::kGumbo;
+  // The parser that builds the page (see PageBuilder): libxml2's by default
+  // (the same P/R as Gumbo on every site measured, full extraction 1.7x
+  // faster and about half the memory per page; README "Page model"). Gumbo
+  // where HTML5 fidelity matters; a stored site keeps its own builder.
+  PageBuilder builder = PageBuilder::kLibxml2;
   // Pages larger than this many bytes are refused (ResourceExhausted).
   size_t max_page_bytes = 8 * 1024 * 1024;
   // Documents nesting deeper than this are refused (ResourceExhausted).

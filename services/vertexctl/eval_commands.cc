@@ -2,7 +2,9 @@
 // ground truth, extract every page, and score the records.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/eval/ground_truth.h"
@@ -56,7 +58,8 @@ constexpr char kEvalUsage[] =
     "cluster, record statuses and timings. With --store DIR the site, its clusters and the\n"
     "learnt rules are kept in the rule store at DIR (a new rule version per cluster on a store\n"
     "that has the site already), so that `vertexctl extract --store DIR --site NAME` extracts\n"
-    "again and other scorers can score its records.\n"
+    "again and other scorers can score its records. Without --page-builder, a site the store\n"
+    "has already is evaluated with its stored builder; another builder for it fails.\n"
     "\n"
     "flags:\n";
 
@@ -250,6 +253,22 @@ absl::Status KeepInStore(const std::string& dir, const std::string& site_name, c
   return absl::OkStatus();
 }
 
+// The builder to evaluate `site_name` with when --store `dir` is given:
+// the `asked` one (--page-builder, UNSPECIFIED: none) or, for a site the
+// store has, its own (ResolveSiteBuilder: FailedPrecondition, before any
+// work, when `asked` is another than that of a stored site with clusters),
+// else `fallback`.
+absl::StatusOr<html::PageBuilder> StoreBuilder(const std::string& dir, const std::string& site_name,
+                                               v1::PageBuilder asked, html::PageBuilder fallback) {
+  if (!std::filesystem::exists(dir)) return site::BuilderFromProto(asked).value_or(fallback);
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(dir, {}));
+  absl::StatusOr<v1::SiteRecord> stored = store->GetSite(site_name);
+  if (absl::IsNotFound(stored.status())) return site::BuilderFromProto(asked).value_or(fallback);
+  if (!stored.ok()) return stored.status();
+  VERTEX_ASSIGN_OR_RETURN(const std::vector<v1::ClusterRecord> clusters, store->ClustersOfSite(site_name));
+  return site::ResolveSiteBuilder(site_name, &*stored, !clusters.empty(), asked, fallback);
+}
+
 absl::Status Evaluate(const ParsedArgs& a) {
   for (const char* required : {"pages", "groundtruth", "site", "schema"}) {
     if (!a.Has(required)) return absl::InvalidArgumentError(absl::StrCat("--", required, " is required"));
@@ -258,6 +277,14 @@ absl::Status Evaluate(const ParsedArgs& a) {
   VERTEX_ASSIGN_OR_RETURN(eval::GroundTruth truth, eval::LoadGroundTruth(a.String("groundtruth", ""),
                                                                           a.String("site", "")));
   VERTEX_ASSIGN_OR_RETURN(site::SiteClusterOptions cluster_options, ClusterOptionsFromFlags(a));
+  if (a.Has("store")) {
+    // A site kept in the store before is evaluated again with its builder
+    // (a Gumbo site stays Gumbo under the libxml2 default).
+    const v1::PageBuilder asked =
+        a.Has("page-builder") ? site::BuilderToProto(cluster_options.parse.builder) : v1::PAGE_BUILDER_UNSPECIFIED;
+    VERTEX_ASSIGN_OR_RETURN(cluster_options.parse.builder, StoreBuilder(a.String("store", ""), a.String("site", ""),
+                                                                        asked, cluster_options.parse.builder));
+  }
   workflow::SimulatedEditorOptions editor;
   VERTEX_ASSIGN_OR_RETURN(int64_t k, a.Int("max-k", 3, 1, 1000));
   VERTEX_ASSIGN_OR_RETURN(int64_t unannotated, a.Int("unannotated", 20, 0, 10000));

@@ -34,7 +34,7 @@ constexpr char kXhtmlUsage[] =
     "  vertexctl xhtml page.htm --out page.xhtml\n"
     "  xsltproc --stringparam page-url URL rule.xsl page.xhtml\n"
     "(no --html, so no HTML parser warnings, and the same tree the engine's XPaths see; give\n"
-    "--page-builder libxml2 for the pages of a site built with libxml2).\n"
+    "--page-builder gumbo for the pages of a site built with Gumbo).\n"
     "Offline only; reads no store.\n"
     "\n";
 

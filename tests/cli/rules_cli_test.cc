@@ -394,7 +394,7 @@ TEST(RulesCli, SiteCommandsOffline) {
   EXPECT_EQ(r.out,
             "{\"pages_added\":220,\"sample_pages\":220,\"errors\":[],\"clusters\":[],\"unassigned_pages\":0,"
             "\"clustered\":false,\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,"
-            "\"page_builder\":\"PAGE_BUILDER_GUMBO\"},\"prune_threshold\":0,\"transferred\":[]}\n");
+            "\"page_builder\":\"PAGE_BUILDER_LIBXML2\"},\"prune_threshold\":0,\"transferred\":[]}\n");
   r = Vertexctl("tasks" + on);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("was never clustered"), std::string::npos) << r.err;
@@ -475,6 +475,34 @@ TEST(RulesCli, EvalSwdeWithStoreKeepsWhatItLearnt) {
   // Without --store nothing is written; a store that cannot be created is an error.
   r = Vertexctl(eval.substr(0, eval.find(" --store")) + " --store /proc/no/such/dir");
   EXPECT_EQ(r.exit_code, 1);
+  fs::remove_all(store);
+}
+
+// eval-swde --store without --page-builder evaluates a site the store has
+// with the site's own builder: a Gumbo site stays Gumbo under the libxml2
+// default (it failed with FAILED_PRECONDITION after the whole evaluation
+// when it took the default); naming another builder for it fails at once.
+TEST(RulesCli, EvalSwdeWithStoreKeepsTheStoredSitesBuilder) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("eval_builder_store");
+  fs::remove_all(store);
+  const std::string eval = "eval-swde --pages " + site.dir + " --groundtruth " + site.dir +
+                           "/groundtruth/product --site vertexdemo --schema " VERTEX_SOURCE_DIR
+                           "/deploy/schemas/product.json --max-k 1 --store " + store;
+  const auto stored_builder = [&] {
+    std::unique_ptr<store::RuleStore> s = store::OpenRocksDbStore(store).value();
+    return s->GetSite("vertexdemo").value().settings().page_builder();
+  };
+  Result r = Vertexctl(eval + " --page-builder gumbo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
+  r = Vertexctl(eval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
+  r = Vertexctl(eval + " --page-builder libxml2");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("site \"vertexdemo\" is built with page builder gumbo"), std::string::npos) << r.err;
+  EXPECT_EQ(stored_builder(), v1::PAGE_BUILDER_GUMBO);
   fs::remove_all(store);
 }
 

@@ -121,7 +121,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   const SiteFiles& f = TenPages();
   Result r = Both("site", "register --site tiny --schema " + f.schema + " --threshold 20");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":20,\"sample_rate\":0,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"}"),
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":20,\"sample_rate\":0,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_LIBXML2\"}"),
             std::string::npos)
       << r.out;
   r = Both("site", "add-pages --site tiny " + f.dir);
@@ -141,7 +141,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   r = Both("site", "add-pages --site tiny --threshold 0 " + f.dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"},"
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_LIBXML2\"},"
                        "\"prune_threshold\":1"),
             std::string::npos)
       << r.out;
@@ -149,7 +149,7 @@ TEST_F(TinySitesCliTest, ThresholdIsASiteSettingAndZeroClustersAreSaid) {
   // tasks shows the settings and the threshold.
   r = Both("tasks", "--site tiny");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_GUMBO\"},"
+  EXPECT_NE(r.out.find("\"settings\":{\"prune_threshold\":0,\"sample_rate\":0.2,\"no_rule_transfer\":false,\"page_builder\":\"PAGE_BUILDER_LIBXML2\"},"
                        "\"prune_threshold\":1,\"sample_pages\":10,\"unassigned_pages\":0"),
             std::string::npos)
       << r.out;
@@ -204,6 +204,33 @@ TEST_F(TinySitesCliTest, PageBuilderIsStoredWithTheSiteOnlineAndOffline) {
   EXPECT_EQ(r.exit_code, 2);  // a usage error
   EXPECT_NE(r.err.find("--page-builder: unknown page builder 'lxml': expected gumbo or libxml2"), std::string::npos)
       << r.err;
+}
+
+// libxml2 is the default builder of a new site; a site registered with
+// Gumbo keeps it when register, add-pages and learn name no builder, online
+// and offline alike (none of them fails or flips it).
+TEST_F(TinySitesCliTest, AGumboSiteKeepsGumboWhenCommandsNameNoBuilder) {
+  const SiteFiles& f = TenPages();
+  Result r = Both("site", "register --site fresh --schema " + f.schema);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_LIBXML2\""), std::string::npos) << r.out;
+  r = Both("site", "register --site g --schema " + f.schema + " --page-builder gumbo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  r = Both("site", "add-pages --site g --threshold 1 " + f.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  r = Both("site", "register --site g --schema " + f.schema);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"created\":false"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("PAGE_BUILDER_LIBXML2"), std::string::npos) << r.out;
+  r = Both("learn", "--site g --schema " + f.schema + " --annotations " + f.annotations + " --sample " + f.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Both("tasks", "--site g");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"page_builder\":\"PAGE_BUILDER_GUMBO\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("PAGE_BUILDER_LIBXML2"), std::string::npos) << r.out;
 }
 
 TEST(TinySitesCli, HelpTellsTheTruth) {

@@ -1,13 +1,15 @@
 // A site's page builder through vertexd (gRPC): --page-builder is the
-// builder of sites registered without one (default gumbo) and is stored
+// builder of sites registered without one (default libxml2) and is stored
 // with the site; a site built with libxml2 learns and extracts over gRPC
 // (Extract and ExtractMany) with its own tree; a request that would change
 // the builder of a site with pages fails with FAILED_PRECONDITION; an
 // unknown --page-builder stops the server with a message naming the flag.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "common/store/rule_store.h"
+#include "common/util/file.h"
 #include "common/workflow/api_editor.h"
 #include "gtest/gtest.h"
 #include "services/client/remote_api.h"
@@ -34,14 +36,36 @@ v1::RegisterSiteRequest Register(const test_support::TableSite& site, const std:
   return r;
 }
 
-TEST(SiteBuilderService, TheServerDefaultIsGumboAndStoredWithTheSite) {
+TEST(SiteBuilderService, TheServerDefaultIsLibxml2AndStoredWithTheSite) {
   test_support::TempDir dir("site_builder_default");
-  ServerProcess vertexd(VERTEXD_BIN, {"--store", dir.path() + "/store"}, dir.path(), "vertexd");
+  const test_support::TableSite site = test_support::MakeTableSite();
+  {
+    ServerProcess vertexd(VERTEXD_BIN, {"--store", dir.path() + "/store"}, dir.path(), "vertexd");
+    ASSERT_NE(vertexd.port(), 0) << vertexd.log();
+    auto learning = client::ConnectLearning(Options(vertexd.address())).value();
+    absl::StatusOr<v1::RegisterSiteResponse> r = learning->RegisterSite(Register(site, "d"));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->site().settings().page_builder(), v1::PAGE_BUILDER_LIBXML2);
+  }
+  // --page-builder gumbo: the default of new sites only.
+  ServerProcess vertexd(VERTEXD_BIN, {"--store", dir.path() + "/store", "--page-builder", "gumbo"}, dir.path(),
+                        "vertexd");
   ASSERT_NE(vertexd.port(), 0) << vertexd.log();
   auto learning = client::ConnectLearning(Options(vertexd.address())).value();
-  absl::StatusOr<v1::RegisterSiteResponse> r = learning->RegisterSite(Register(test_support::MakeTableSite(), "d"));
+  absl::StatusOr<v1::RegisterSiteResponse> r = learning->RegisterSite(Register(site, "g"));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  r = learning->RegisterSite(Register(site, "d"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->site().settings().page_builder(), v1::PAGE_BUILDER_LIBXML2);
+}
+
+TEST(SiteBuilderService, HelpNamesTheDefault) {
+  test_support::TempDir dir("site_builder_help");
+  const std::string out = dir.path() + "/help.txt";
+  ASSERT_EQ(std::system((std::string(VERTEXD_BIN) + " --help > " + out).c_str()), 0);
+  const std::string help = util::ReadFile(out).value();
+  EXPECT_NE(help.find("gumbo (HTML5) or libxml2 (default libxml2)"), std::string::npos) << help;
 }
 
 TEST(SiteBuilderService, AnUnknownBuilderFlagStopsTheServer) {

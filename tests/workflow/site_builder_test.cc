@@ -159,18 +159,23 @@ TEST(SiteBuilder, ResolveTable) {
 }
 
 TEST_F(SiteBuilderTest, ANewSiteStoresTheEngineDefaultExplicitly) {
-  ASSERT_TRUE(learning_->RegisterSite(Register("a", v1::PAGE_BUILDER_UNSPECIFIED)).ok());
-  EXPECT_EQ(Stored("a"), v1::PAGE_BUILDER_GUMBO);
-  LearningEngineOptions options;
-  options.cluster.parse.builder = html::PageBuilder::kLibxml2;
-  Reset(options);
-  absl::StatusOr<v1::RegisterSiteResponse> r = learning_->RegisterSite(Register("b", v1::PAGE_BUILDER_UNSPECIFIED));
+  // The default is libxml2's builder.
+  EXPECT_EQ(html::ParseOptions{}.builder, html::PageBuilder::kLibxml2);
+  absl::StatusOr<v1::RegisterSiteResponse> r = learning_->RegisterSite(Register("a", v1::PAGE_BUILDER_UNSPECIFIED));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->site().settings().page_builder(), v1::PAGE_BUILDER_LIBXML2);
-  EXPECT_EQ(Stored("b"), v1::PAGE_BUILDER_LIBXML2);
+  EXPECT_EQ(Stored("a"), v1::PAGE_BUILDER_LIBXML2);
   // A builder alone is no clustering setting: the default threshold still
   // applies (settings as before the field).
   EXPECT_EQ(r->site().settings().prune_threshold(), 0u);
+  // An engine whose default is Gumbo (a server's --page-builder gumbo).
+  LearningEngineOptions options;
+  options.cluster.parse.builder = html::PageBuilder::kGumbo;
+  Reset(options);
+  r = learning_->RegisterSite(Register("b", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  EXPECT_EQ(Stored("b"), v1::PAGE_BUILDER_GUMBO);
 }
 
 TEST_F(SiteBuilderTest, TheStoredBuilderIsKeptAndRefusedToChangeUnderPages) {
@@ -224,19 +229,64 @@ TEST_F(SiteBuilderTest, AnUnknownBuilderIsInvalidArgument) {
   EXPECT_FALSE(store_->GetSite("u").ok());
 }
 
-TEST_F(SiteBuilderTest, AnOldSiteWithoutBuilderIsGumbo) {
+// A site stored before the field (UNSPECIFIED) learnt its rules with Gumbo:
+// under the libxml2 default it stays Gumbo, through requests that name no
+// builder (`vertexctl site register|add-pages` without --page-builder)
+// before and after it has pages; naming libxml2 once it has pages fails.
+TEST_F(SiteBuilderTest, AnOldSiteWithoutBuilderStaysGumboUnderTheLibxml2Default) {
+  ASSERT_EQ(LearningEngineOptions{}.cluster.parse.builder, html::PageBuilder::kLibxml2);
   v1::SiteRecord old;
   old.set_site("old");
   *old.mutable_schema() = site_.schema_proto;
   ASSERT_TRUE(store_->PutSite(old).ok());
-  LearningEngineOptions options;
-  options.cluster.parse.builder = html::PageBuilder::kLibxml2;  // a later server default
-  Reset(options);
-  ASSERT_TRUE(store_->PutSite(old).ok());
+  absl::StatusOr<v1::RegisterSiteResponse> registered =
+      learning_->RegisterSite(Register("old", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(registered.ok()) << registered.status();
+  EXPECT_FALSE(registered->created());
+  EXPECT_EQ(registered->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
   absl::StatusOr<v1::AddSamplePagesResponse> added = learning_->AddSamplePages(Add("old", v1::PAGE_BUILDER_UNSPECIFIED));
   ASSERT_TRUE(added.ok()) << added.status();
   EXPECT_EQ(added->settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
   EXPECT_EQ(Stored("old"), v1::PAGE_BUILDER_GUMBO);
+  // The same site as an old store has it: pages, no builder.
+  v1::SiteRecord with_pages = store_->GetSite("old").value();
+  with_pages.mutable_settings()->clear_page_builder();
+  ASSERT_TRUE(store_->PutSite(with_pages).ok());
+  ASSERT_EQ(Stored("old"), v1::PAGE_BUILDER_UNSPECIFIED);
+  registered = learning_->RegisterSite(Register("old", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(registered.ok()) << registered.status();
+  EXPECT_EQ(registered->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  EXPECT_EQ(Stored("old"), v1::PAGE_BUILDER_GUMBO);
+  EXPECT_EQ(store_->GetSampleState("old")->urls_size(), kTablePages);
+  const absl::Status refused = learning_->RegisterSite(Register("old", v1::PAGE_BUILDER_LIBXML2)).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_THAT(refused.message(), HasSubstr("site \"old\" is built with page builder gumbo"));
+  EXPECT_EQ(Stored("old"), v1::PAGE_BUILDER_GUMBO);
+}
+
+// A site registered with Gumbo explicitly keeps it under the libxml2
+// default when later requests name no builder, with or without pages.
+TEST_F(SiteBuilderTest, AnExplicitGumboSiteKeepsItWhenRequestsNameNoBuilder) {
+  ASSERT_TRUE(learning_->RegisterSite(Register("g", v1::PAGE_BUILDER_GUMBO)).ok());
+  absl::StatusOr<v1::RegisterSiteResponse> again = learning_->RegisterSite(Register("g", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  absl::StatusOr<v1::AddSamplePagesResponse> added = learning_->AddSamplePages(Add("g", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(added.ok()) << added.status();
+  EXPECT_EQ(added->settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  again = learning_->RegisterSite(Register("g", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->site().settings().page_builder(), v1::PAGE_BUILDER_GUMBO);
+  EXPECT_EQ(Stored("g"), v1::PAGE_BUILDER_GUMBO);
+  // Its pages were clustered with Gumbo: its signature is Gumbo's, not the
+  // signature of the same pages under libxml2.
+  ASSERT_TRUE(learning_->RegisterSite(Register("x", v1::PAGE_BUILDER_UNSPECIFIED)).ok());
+  absl::StatusOr<v1::AddSamplePagesResponse> libxml2 = learning_->AddSamplePages(Add("x", v1::PAGE_BUILDER_UNSPECIFIED));
+  ASSERT_TRUE(libxml2.ok()) << libxml2.status();
+  EXPECT_EQ(libxml2->settings().page_builder(), v1::PAGE_BUILDER_LIBXML2);
+  ASSERT_EQ(added->clusters_size(), 1);
+  ASSERT_EQ(libxml2->clusters_size(), 1);
+  EXPECT_NE(added->clusters(0).signature(), libxml2->clusters(0).signature());
 }
 
 // Learns the table site registered with `builder` through the APIs (one

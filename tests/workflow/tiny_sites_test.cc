@@ -219,7 +219,7 @@ TEST_F(SiteSettingsTest, BadSettingsAreRefusedNamingTheField) {
   const v1::SiteSettings stored = store_->GetSite("tiny").value().settings();
   EXPECT_EQ(stored.prune_threshold(), 0u);
   EXPECT_EQ(stored.sample_rate(), 0);
-  EXPECT_EQ(stored.page_builder(), v1::PAGE_BUILDER_GUMBO);
+  EXPECT_EQ(stored.page_builder(), v1::PAGE_BUILDER_LIBXML2);
   EXPECT_EQ(store_->GetSampleState("tiny").value().urls_size(), 0);
   // The bounds themselves are accepted.
   v1::RegisterSiteRequest r = Register();
