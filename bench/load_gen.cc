@@ -23,7 +23,7 @@
 //                   load runs on both servers, --rounds times each,
 //                   alternating, at the same rate, and p50/p99 of each are
 //                   printed side by side: the server's admission cap
-//                   (default: one extraction per core, the others queued
+//                   (bench load: one extraction per core, the others queued
 //                   FIFO) against none, in one run. `bash deploy/vertex.sh
 //                   bench load` starts both servers and runs this.
 //

@@ -15,7 +15,7 @@
 #                                                       (NAME: only that one, with FLAGS; else FLAGS go to parse)
 #   bash deploy/vertex.sh bench load [SWDE_DIR] [FLAGS] the ExtractionService load generator against vertexd
 #                                                       (learns the SWDE site, finds peak, p50/p99 at half of
-#                                                       peak with the default --max-concurrent-extractions and
+#                                                       peak with --max-concurrent-extractions = cores and
 #                                                       with 0 (a second vertexd), same run; FLAGS: load_gen sweep)
 #   bash deploy/vertex.sh bench soak [SECONDS] [SWDE_DIR] vertexd + an extraction replica under load for SECONDS
 #                                                        (default 600): their RSS and open fds over time, flat or not
@@ -388,9 +388,9 @@ case "$cmd" in
     fi
     if [ "${1:-}" = "load" ]; then
       # bench load [SWDE_DIR] [LOAD_GEN SWEEP FLAGS]: learn SWDE booksamillion into a temporary store
-      # (load_gen setup), copy it, serve the store with vertexd (default --max-concurrent-extractions:
-      # one extraction per core, the rest queued FIFO) and the copy with a second vertexd started with
-      # --max-concurrent-extractions 0, on free loopback ports, run load_gen sweep (peak stream
+      # (load_gen setup), copy it, serve the store with vertexd capped at one extraction per core
+      # (--max-concurrent-extractions $(nproc), the rest queued FIFO) and the copy with a second vertexd
+      # uncapped (--max-concurrent-extractions 0, the default), on free loopback ports, run load_gen sweep (peak stream
       # throughput vs the in-process 2-thread rate; unary p50/p99 at half of peak on both servers,
       # alternating, same rate; unary vs two streams at that rate: server CPU per page), stop both.
       # Flags after SWDE_DIR go to load_gen sweep (e.g. --rounds 4 --unary-workers 16).
@@ -406,7 +406,8 @@ case "$cmd" in
       "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
         --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json"
       cp -a "$tmp/store" "$tmp/store-uncapped"
-      start_server capped "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
+      start_server capped "$BUILD/services/vertexd/vertexd" --store "$tmp/store" \
+        --max-concurrent-extractions "$(nproc)"
       capped_addr="$SERVER_ADDR" capped_pid="$SERVER_PID"
       start_server uncapped "$BUILD/services/vertexd/vertexd" --store "$tmp/store-uncapped" \
         --max-concurrent-extractions 0

@@ -4,8 +4,8 @@
 // getting its error in its response instead of ending the stream.
 //
 // Admission: with an `extractions` semaphore (util::FifoSemaphore; the
-// servers size it with --max-concurrent-extractions, by default the number
-// of cores), each page's extraction (one Extract call, one page of a
+// servers make one with --max-concurrent-extractions N > 0; by default
+// none), each page's extraction (one Extract call, one page of a
 // stream) first takes a permit, first come first served, so that a burst
 // queues instead of time-slicing the cores between every call in flight. A
 // call that is cancelled or whose deadline passes while it waits ends with

@@ -15,8 +15,8 @@ constexpr char kUsage[] =
     "directory) as a RocksDB secondary, catching up every --catch-up-ms and at once when the learning\n"
     "service (--learning-server) reports a write, so a learnt rule is used within a second. Its health\n"
     "(grpc.health.v1, the readiness probe) is NOT_SERVING until the first catch-up succeeds and while the\n"
-    "last successful one is older than --max-lag-ms. At most --max-concurrent-extractions pages are\n"
-    "extracted at once (default: one per core); further calls queue, first come, first served.\n"
+    "last successful one is older than --max-lag-ms. With --max-concurrent-extractions N, at most N pages\n"
+    "are extracted at once and further calls queue, first come, first served (default: no limit).\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n";
 
 absl::Status Run(int argc, char** argv) {

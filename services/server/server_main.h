@@ -41,13 +41,13 @@ std::vector<cli::FlagSpec> ReaderFlagSpecs();
 // --max-concurrent-extractions N.
 std::vector<cli::FlagSpec> ExtractionFlagSpecs();
 
-// The cores this process may run on (its CPU affinity; at least 1): the
-// default of --max-concurrent-extractions.
+// The cores this process may run on (its CPU affinity; at least 1), named
+// in --max-concurrent-extractions' help.
 int UsableCores();
 
 // --max-concurrent-extractions: at most N pages extracted at once, the
 // other calls queued first come, first served (ExtractionServiceImpl); 0
-// for no limit; default UsableCores(). InvalidArgument naming the flag
+// for no limit, the default. InvalidArgument naming the flag
 // outside 0..65536.
 absl::StatusOr<size_t> MaxConcurrentExtractionsFromArgs(const cli::ParsedArgs& args);
 

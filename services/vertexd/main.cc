@@ -22,8 +22,8 @@ constexpr char kUsage[] =
     "Extract call. Monitor stores its runs in the site's history (GetHistory); it and Relearn fetch\n"
     "pages when the request supplies none (the --fetch-* flags; robots.txt obeyed unless\n"
     "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
-    "when --auth-token is set. At most --max-concurrent-extractions pages are extracted at once\n"
-    "(default: one per core); further Extract calls and stream pages queue, first come, first served.\n"
+    "when --auth-token is set. With --max-concurrent-extractions N, at most N pages are extracted at\n"
+    "once and further Extract calls and stream pages queue, first come, first served (default: no limit).\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n"
     "Sites are clustered with their own settings (RegisterSite, AddSamplePages: pruning threshold,\n"
     "sample rate); --prune-threshold and --sample-rate are the defaults for sites without.\n";
