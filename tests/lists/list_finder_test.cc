@@ -28,7 +28,8 @@ std::vector<html::Node> Nodes(const html::Page& page, const std::vector<std::str
 
 // A page with a list of `n` li items after a heading and some prose.
 std::string ListPage(int n, const std::string& word) {
-  std::string html = "<html><body><h1>" + word + "s</h1><p>About " + word + "s, with <i>prose</i>.</p><ul>";
+  // <head> written out: Gumbo implies it, libxml2 does not.
+  std::string html = "<html><head></head><body><h1>" + word + "s</h1><p>About " + word + "s, with <i>prose</i>.</p><ul>";
   for (int i = 0; i < n; ++i) absl::StrAppend(&html, "<li>", word, " number ", i, "</li>");
   return html + "</ul><p>Footer text</p></body></html>";
 }
