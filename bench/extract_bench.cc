@@ -182,7 +182,8 @@ class PairedTimer {
   Extractors x_;
   std::unique_ptr<html::Arena> arena_ = std::make_unique<html::Arena>();
   GumboOptions options_ = html::GumboOptionsFor(arena_.get());
-  std::unique_ptr<html::Parser> parser_ = std::make_unique<html::Parser>();
+  std::unique_ptr<html::Parser> parser_ =
+      std::make_unique<html::Parser>(html::ParseOptions{.builder = html::PageBuilder::kGumbo});
   std::unique_ptr<html::Parser> libxml_parser_ =
       std::make_unique<html::Parser>(html::ParseOptions{.builder = html::PageBuilder::kLibxml2});
   shingle::Shingler shingler_;

@@ -163,7 +163,7 @@ constexpr const char* kPairedNames[kPairedCount] = {
 void PairedRatios(int rounds) {
   html::Arena arena;
   const GumboOptions options = html::GumboOptionsFor(&arena);
-  html::Parser parser;
+  html::Parser parser({.builder = html::PageBuilder::kGumbo});  // the "gumbo:" rows
   html::Parser libxml_parser({.builder = html::PageBuilder::kLibxml2});
   shingle::Shingler shingler;
   const HandXPaths hand = HandXPaths::Create(corpus->name.find("booksamillion") == std::string::npos).value();
