@@ -121,6 +121,25 @@ start_server() {
   SERVER_ADDR="127.0.0.1:$(cat "$tmp/$name.port")"
 }
 
+# swde_bench_store NAME SWDE_DIR [show]: for `bench NAME`, SWDE booksamillion (under SWDE_DIR,
+# default ../shared/data/swde) learnt into $tmp/store by load_gen setup (its report printed
+# with `show`); $tmp is a new temporary directory, removed on exit with every pid in $pids
+# stopped. Exits 0 with a message when the pages or their ground truth are absent.
+swde_bench_store() {
+  swde="${2:-$ROOT/../shared/data/swde}"
+  if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
+    echo "vertex: bench $1: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
+    exit 0
+  fi
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_$1.XXXXXX")"
+  pids=""
+  trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+  local out=/dev/null
+  [ "${3:-}" = show ] && out=/dev/stdout
+  "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
+    --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >"$out"
+}
+
 # stop_servers: SIGTERM to every pid in $pids, newest first; 1 when one did
 # not stop cleanly.
 stop_servers() {
@@ -268,16 +287,7 @@ case "$cmd" in
       # open fds over time (exit 1 when they grew), then stop both.
       build --target load_gen vertexd vertex-extraction
       seconds="${2:-600}"
-      swde="${3:-$ROOT/../shared/data/swde}"
-      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
-        echo "vertex: bench soak: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
-        exit 0
-      fi
-      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_soak.XXXXXX")"
-      pids=""
-      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
-        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
+      swde_bench_store soak "${3:-}"
       start_server vertexd "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
       primary="$SERVER_ADDR"
       vertexd_pid="$SERVER_PID"
@@ -297,16 +307,7 @@ case "$cmd" in
       # one round-robin target (ipv4:A,B,C): pages/s in total and per replica, each replica's
       # share of the calls, CPU seconds and pages per CPU-second, the client's CPU.
       build --target load_gen vertexd vertex-extraction
-      swde="${2:-$ROOT/../shared/data/swde}"
-      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
-        echo "vertex: bench scale: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
-        exit 0
-      fi
-      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_scale.XXXXXX")"
-      pids=""
-      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
-        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json" >/dev/null
+      swde_bench_store scale "${2:-}"
       start_server vertexd "$BUILD/services/vertexd/vertexd" --store "$tmp/store"
       primary="$SERVER_ADDR"
       addrs=()
@@ -395,16 +396,7 @@ case "$cmd" in
       # alternating, same rate; unary vs two streams at that rate: server CPU per page), stop both.
       # Flags after SWDE_DIR go to load_gen sweep (e.g. --rounds 4 --unary-workers 16).
       build --target load_gen vertexd
-      swde="${2:-$ROOT/../shared/data/swde}"
-      if [ ! -d "$swde/book/booksamillion" ] || [ ! -d "$swde/groundtruth/book" ]; then
-        echo "vertex: bench load: no SWDE booksamillion pages and ground truth under $swde; skipped" >&2
-        exit 0
-      fi
-      tmp="$(mktemp -d "${TMPDIR:-/tmp}/vertex_bench_load.XXXXXX")"
-      pids=""
-      trap 'for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-      "$BUILD/bench/load_gen" setup --store "$tmp/store" --pages "$swde/book/booksamillion" \
-        --truth "$swde/groundtruth/book" --site booksamillion --schema "$ROOT/deploy/schemas/book.json"
+      swde_bench_store load "${2:-}" show
       cp -a "$tmp/store" "$tmp/store-uncapped"
       start_server capped "$BUILD/services/vertexd/vertexd" --store "$tmp/store" \
         --max-concurrent-extractions "$(nproc)"
