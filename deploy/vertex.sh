@@ -46,7 +46,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler librocksdb-dev
   libgtest-dev libgmock-dev libbenchmark-dev xsltproc
   libgrpc++-dev protobuf-compiler-grpc libspdlog-dev openssl
-  libcurl4-openssl-dev zlib1g-dev
+  libcurl4-openssl-dev zlib1g-dev libcpp-httplib-dev libssl-dev
   docker-compose python3-yaml
   python3-grpcio python3-protobuf python3-setuptools python3-venv
   clang libclang-rt-14-dev
@@ -155,14 +155,14 @@ stop_servers() {
   return "$status"
 }
 
-# Starts vertexd on a free loopback port over a new store, runs
+# Starts vertexd on a free loopback port (and its HTTP face on another) over a new store, runs
 # `vertexctl demo --server` against it with the given flags, then stops it
 # with SIGTERM (it drains and closes the store) and removes the store.
 run_demo() {
   local work pid port status=0
   work="$(mktemp -d "${TMPDIR:-/tmp}/vertex-quickstart.XXXXXX")"
   "$BUILD/services/vertexd/vertexd" --listen 127.0.0.1:0 --port-file "$work/port" --store "$work/store" \
-    2>"$work/vertexd.log" &
+    --http-port 0 --http-port-file "$work/http.port" 2>"$work/vertexd.log" &
   pid=$!
   for _ in $(seq 1 100); do
     [ -s "$work/port" ] && break
@@ -178,6 +178,9 @@ run_demo() {
   fi
   port="$(cat "$work/port")"
   echo "vertexd is serving on 127.0.0.1:$port (store $work/store; log $work/vertexd.log)"
+  for _ in $(seq 1 50); do [ -s "$work/http.port" ] && break; sleep 0.1; done
+  [ -s "$work/http.port" ] &&
+    echo "vertexd's HTTP/JSON API: http://127.0.0.1:$(cat "$work/http.port")/ (routes: /v1, metrics: /metrics)"
   "$BUILD/services/vertexctl/vertexctl" demo --server "127.0.0.1:$port" "$@" || status=$?
   kill -TERM "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true

@@ -100,6 +100,33 @@ absl::Status ValidateLogging(const cli::ParsedArgs& args, const ServerConfig& co
   return absl::OkStatus();
 }
 
+// The host part of a HOST:PORT listen address ("[::1]:7070" -> "::1");
+// 127.0.0.1 for unix:.
+std::string ListenHost(const std::string& listen) {
+  if (listen.rfind("unix:", 0) == 0) return "127.0.0.1";
+  std::string host = listen.substr(0, listen.rfind(':'));
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return host;
+}
+
+absl::Status ReadHttpFlags(const cli::ParsedArgs& args, ServerConfig* config) {
+  if (!args.Has("http-port")) {
+    for (const char* flag : {"http-address", "http-port-file"}) {
+      if (args.Has(flag)) return FlagError(args, flag, "needs --http-port");
+    }
+    return absl::OkStatus();
+  }
+  VERTEX_ASSIGN_OR_RETURN(const int64_t port, args.Int("http-port", -1, 0, 65535));
+  config->http_port = static_cast<int>(port);
+  config->http_address = args.String("http-address", ListenHost(config->listen));
+  if (config->http_address.empty()) return FlagError(args, "http-address", "needs a host");
+  config->http_port_file = args.String("http-port-file", "");
+  if (args.Has("http-port-file") && config->http_port_file.empty()) {
+    return FlagError(args, "http-port-file", "needs a file name");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen) {
@@ -119,6 +146,11 @@ std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen) {
        "back (default 268435456)"},
       {"max-threads", "N", "calls handled at once; more get RESOURCE_EXHAUSTED (default 1024)"},
       {"drain-seconds", "N", "on SIGTERM, let in-flight calls finish for up to N s (default 10)"},
+      {"http-port", "N",
+       "also serve the HTTP/JSON API, /metrics and the web pages on port N (0: a free port; default: no HTTP), "
+       "with the TLS and bearer token of gRPC"},
+      {"http-address", "HOST", "the HTTP listen address (default: --listen's host; 127.0.0.1 for unix:)"},
+      {"http-port-file", "FILE", "write the bound HTTP port to FILE once listening"},
   };
 }
 
@@ -144,6 +176,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromArgs(const cli::ParsedArgs& args, c
   config.max_threads = static_cast<int>(threads);
   VERTEX_ASSIGN_OR_RETURN(const int64_t drain, args.Int("drain-seconds", kDefaultDrainSeconds, 0, kMaxDrainSeconds));
   config.drain_seconds = static_cast<int>(drain);
+  VERTEX_RETURN_IF_ERROR(ReadHttpFlags(args, &config));
   return config;
 }
 

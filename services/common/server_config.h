@@ -42,12 +42,20 @@ struct ServerConfig {
   int max_threads = kDefaultMaxThreads;
   // How long shutdown lets in-flight calls finish before cancelling them.
   int drain_seconds = kDefaultDrainSeconds;
+  // The HTTP/JSON face (services/http): -1 (the default) off, 0 a free
+  // port, else the port; on http_address (default: --listen's host,
+  // 127.0.0.1 for a unix: address). The bound port goes to http_port_file
+  // when not empty. TLS and the bearer token are the gRPC server's.
+  int http_port = -1;
+  std::string http_address;
+  std::string http_port_file;
 };
 
 // The server flags: --listen ADDR (default `default_listen`), --port-file,
 // --tls-cert, --tls-key, --tls-ca, --auth-token, --auth-token-file,
 // --log-format, --log-level, --max-message-bytes, --max-memory-bytes,
-// --max-threads, --drain-seconds.
+// --max-threads, --drain-seconds, --http-port, --http-address,
+// --http-port-file.
 std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen);
 
 // The config the server flags in `args` describe, with the files they name
@@ -55,7 +63,8 @@ std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen);
 // address; a certificate without its key or the reverse; --tls-ca without
 // --tls-cert; a file that cannot be read or is not PEM; both --auth-token
 // and --auth-token-file, or a token that is empty or not printable ASCII;
-// an unknown log format or level; an out-of-range number.
+// an unknown log format or level; an out-of-range number; --http-address
+// or --http-port-file without --http-port.
 absl::StatusOr<ServerConfig> ServerConfigFromArgs(const cli::ParsedArgs& args, const std::string& default_listen);
 
 // "none", "tls" or "mtls": the transport security `config` asks for.

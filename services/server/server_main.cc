@@ -14,6 +14,7 @@
 #include "services/common/credentials.h"
 #include "services/common/server_runner.h"
 #include "services/common/logging.h"
+#include "services/http/http_server.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -185,13 +186,38 @@ void StoreReader::Close() {
   spdlog::info("rule store closed");
 }
 
+absl::StatusOr<std::unique_ptr<http::HttpServer>> StartHttp(const rpc::ServerConfig& config,
+                                                             const rpc::ServerRunner& runner) {
+  if (config.http_port < 0) return nullptr;
+  http::HttpServerOptions options;
+  options.host = config.http_address;
+  options.port = config.http_port;
+  options.port_file = config.http_port_file;
+  options.tls_cert = config.tls_cert;
+  options.tls_key = config.tls_key;
+  options.tls_ca = config.tls_ca;
+  options.max_body_bytes = static_cast<size_t>(config.max_message_bytes);
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> server,
+                          http::HttpServer::Start(options, runner.InProcessChannel(), runner.service_names()));
+  spdlog::info("HTTP listening on {}/ (JSON API: {}/v1; tls: {}, auth token: {})", server->url(), server->url(),
+               rpc::TlsMode(config), config.auth_token.empty() ? "off" : "on");
+  return server;
+}
+
 absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
                    const std::function<void()>& on_shutdown, const std::function<void()>& close,
                    const std::function<void(rpc::ServerRunner&)>& on_started) {
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(config, services));
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> http, StartHttp(config, *runner));
   if (on_started) on_started(*runner);
-  if (on_shutdown) runner->OnShutdown(on_shutdown);
+  // HTTP stops accepting when shutdown begins; its requests in flight are
+  // gRPC calls, drained (or cancelled) with the others.
+  runner->OnShutdown([&] {
+    if (http != nullptr) http->Stop();
+    if (on_shutdown) on_shutdown();
+  });
   return runner->Wait([&] {
+    http.reset();
     close();
     return absl::OkStatus();
   });

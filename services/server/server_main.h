@@ -108,7 +108,8 @@ class StoreReader {
   std::unique_ptr<ReadinessPublisher> readiness_;
 };
 
-// Serves `services` as `config` says until SIGTERM or SIGINT, then drains;
+// Serves `services` as `config` says (and HTTP, services/http, when
+// config.http_port >= 0) until SIGTERM or SIGINT, then drains;
 // `on_started` (may be empty) runs once the server is up (e.g.
 // StoreReader::PublishReadiness), `on_shutdown` (may be empty) when
 // shutdown begins, `close` after the drain (close the store there).
