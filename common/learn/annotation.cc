@@ -192,9 +192,19 @@ void KeepSmallest(const std::vector<Site>& sites, std::vector<size_t>* hits) {
   std::erase_if(*hits, [&](size_t i) { return containers.count(sites[i].node.raw()) > 0; });
 }
 
+// Whether `node` is one of `scope` or below one; true for an empty scope.
+bool InScope(html::Node node, const std::vector<html::Node>& scope) {
+  if (scope.empty()) return true;
+  for (html::Node n = node; n; n = n.parent()) {
+    if (std::find(scope.begin(), scope.end(), n) != scope.end()) return true;
+  }
+  return false;
+}
+
 PageHits FindValues(ValueSource source, const ValueAnnotation& annotation) {
   PageHits out;
   out.sites = SitesOf(source, *annotation.page);
+  std::erase_if(out.sites, [&](const Site& s) { return !InScope(s.node, annotation.scope); });
   const bool whole = source == ValueSource::kAttribute || source == ValueSource::kJsonLd;
   const std::string base = source == ValueSource::kAttribute ? rule::PageBaseUrl(*annotation.page) : "";
   for (const std::string& value : annotation.values) {

@@ -19,6 +19,10 @@
 //     value (url.h);
 //  4. kJsonLd: the scalars of <script type=application/ld+json> (whole value
 //     equal), only when the sources above find none of the values.
+// An annotation may name where its values are (`scope`: the nodes of an
+// XPath the editor clicked): then only places inside a scope node (the node
+// itself or a descendant; for an attribute, a scope element's own) count,
+// in every source, so the occurrence is the editor's choice.
 // Text is compared whitespace-normalised and ASCII-case-folded. Of sources
 // 1-3 the one under which the most of the call's values (all annotations)
 // are found is used for all of them, the earlier on a tie — one attribute's
@@ -54,6 +58,8 @@ struct ValueAnnotation {
   const html::Page* page = nullptr;
   // One value, or several for a multi-valued attribute.
   std::vector<std::string> values;
+  // Empty: anywhere on the page; else only inside these nodes (see above).
+  std::vector<html::Node> scope;
 };
 
 // Where a resolved value was found (see the file comment).

@@ -41,9 +41,6 @@ absl::Status ValidateAnnotation(const schema::CompiledSchema& schema, const Rule
     return absl::InvalidArgumentError(absl::StrCat(Where(i), "unknown attribute \"", a.attribute, "\" (schema ",
                                                    schema.vertical(), " has ", absl::StrJoin(names, ", "), ")"));
   }
-  if (!a.values.empty() && !a.xpath.empty()) {
-    return absl::InvalidArgumentError(Where(i) + "give either values or an XPath, not both");
-  }
   if (a.values.size() > 1 && !schema.attribute(index).multi_valued()) {
     return absl::InvalidArgumentError(absl::StrCat(Where(i), a.values.size(), " values for single-valued attribute \"",
                                                    a.attribute, "\""));
@@ -154,13 +151,30 @@ absl::Status CheckPartialOrder(const AttributeAnnotation& a, const html::Page& p
   return absl::OkStatus();
 }
 
+// The nodes an annotation with values and an XPath names (validated
+// before): where its values are to be found.
+std::vector<html::Node> ScopeOf(const AttributeAnnotation& a, const html::Page& page) {
+  absl::StatusOr<html::XPath> x = html::XPath::Compile(a.xpath);
+  if (!x.ok()) return {};
+  absl::StatusOr<std::vector<html::Node>> nodes = x->Select(page);
+  return nodes.ok() ? *std::move(nodes) : std::vector<html::Node>{};
+}
+
 absl::Status AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
                                  bool multi_valued, Positives* pos) {
   std::vector<ValueAnnotation> values;
   std::vector<const AttributeAnnotation*> source;
   for (const AttributeAnnotation* a : anns) {
     if (a->values.empty()) continue;
-    values.push_back({input.pages[a->page], a->values});
+    ValueAnnotation v{input.pages[a->page], a->values, {}};
+    if (!a->xpath.empty()) {  // the editor's occurrence: the values inside its nodes
+      v.scope = ScopeOf(*a, *input.pages[a->page]);
+      if (v.scope.empty()) {
+        pos->empty_xpath.push_back(input.pages[a->page]->url());
+        continue;
+      }
+    }
+    values.push_back(std::move(v));
     source.push_back(a);
   }
   const std::vector<ResolvedAnnotation> resolved = ResolveValues(values);

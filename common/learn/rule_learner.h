@@ -41,6 +41,10 @@ namespace vertex::learn {
 
 // What an editor said about one attribute on one page: its value(s) as
 // text, or the XPath of its node(s), or (neither) that the page has none.
+// Values with an XPath: the values are looked for only inside the XPath's
+// nodes (annotation.h `scope`): the occurrence an editor clicked, e.g. a
+// title in the <h1> rather than in a review link; a part of a node's text
+// gives a range as a value without XPath does.
 struct AttributeAnnotation {
   size_t page = 0;  // index into RuleLearnInput::pages
   std::string attribute;
@@ -134,8 +138,8 @@ inline constexpr size_t kMaxAnnotatedValueBytes = 64 * 1024;
 // InvalidArgument, naming the limit, for more than kMaxAnnotations
 // annotations; naming the annotation by index, for: more than
 // kMaxValuesPerAnnotation values or a value longer than
-// kMaxAnnotatedValueBytes, a page index out of range, an attribute not in the schema (the message lists the schema's), an
-// annotation with both values and an XPath, several values for a
+// kMaxAnnotatedValueBytes, a page index out of range, an attribute not in the schema (the message lists the schema's),
+// several values for a
 // single-valued attribute, two annotations of one attribute on one page, an
 // XPath that does not compile or evaluates to no node-set, `partial` on a
 // single-valued attribute or without values or with a record, and (naming

@@ -30,9 +30,10 @@ absl::StatusOr<v1::Annotation> NormalizeAnnotation(v1::Annotation a) {
   if (a.file().empty() && a.url().empty()) return absl::InvalidArgumentError("no \"file\" (or \"url\")");
   if (a.attribute().empty()) return absl::InvalidArgumentError("no \"attribute\"");
   const bool has_values = !a.value().empty() || a.values_size() > 0;
-  const int given = has_values + !a.xpath().empty() + a.absent();
-  if (given != 1) {
-    return absl::InvalidArgumentError("give exactly one of \"value\"/\"values\", \"xpath\" or \"absent\"");
+  if (a.absent() ? has_values || !a.xpath().empty() : !has_values && a.xpath().empty()) {
+    return absl::InvalidArgumentError(
+        "give \"value\"/\"values\" (with the \"xpath\" of the node holding them, optionally), an \"xpath\", or "
+        "\"absent\"");
   }
   for (const std::string& v : a.values()) {
     if (v.empty()) return absl::InvalidArgumentError("an empty value");
@@ -79,6 +80,10 @@ absl::StatusOr<std::vector<SourcedAnnotation>> ParseAnnotations(std::string_view
       return LineError(source, line, absl::StrCat("attribute \"", a->attribute(), "\" of this page is annotated on line ",
                                                   out[it->second].line, " ", merged.partial() ? "with" : "without",
                                                   " \"partial\"; give it on every line of the list or on none"));
+    }
+    if (merged.xpath() != a->xpath()) {
+      return LineError(source, line, absl::StrCat("attribute \"", a->attribute(), "\" of this page is annotated on line ",
+                                                  out[it->second].line, " with another \"xpath\""));
     }
     for (const std::string& v : a->values()) merged.add_values(v);
   }

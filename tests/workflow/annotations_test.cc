@@ -27,6 +27,22 @@ TEST(ParseAnnotations, MergesValuesAndSkipsComments) {
   EXPECT_TRUE((*a)[3].annotation.absent());
 }
 
+// A click in the editor's page: the value and the XPath of the node the
+// editor chose (the value is looked for there only).
+TEST(ParseAnnotations, AcceptsValuesWithTheirNodesXPath) {
+  const std::string text =
+      "{\"url\": \"http://x/1\", \"attribute\": \"title\", \"value\": \"Dune\", \"xpath\": \"/html[1]/body[1]/h1[1]\"}\n"
+      "{\"url\": \"http://x/1\", \"attribute\": \"tag\", \"value\": \"a\", \"xpath\": \"//ul[1]\"}\n"
+      "{\"url\": \"http://x/1\", \"attribute\": \"tag\", \"value\": \"b\", \"xpath\": \"//ul[1]\"}\n";
+  absl::StatusOr<std::vector<SourcedAnnotation>> a = ParseAnnotations(text, "ann.jsonl");
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->size(), 2u);
+  EXPECT_THAT((*a)[0].annotation.values(), testing::ElementsAre("Dune"));
+  EXPECT_EQ((*a)[0].annotation.xpath(), "/html[1]/body[1]/h1[1]");
+  EXPECT_THAT((*a)[1].annotation.values(), testing::ElementsAre("a", "b"));
+  EXPECT_EQ((*a)[1].annotation.xpath(), "//ul[1]");
+}
+
 TEST(ParseAnnotations, RejectsNamingFileAndLine) {
   struct Case {
     std::string text;
@@ -38,8 +54,12 @@ TEST(ParseAnnotations, RejectsNamingFileAndLine) {
       {"[1, 2]", "ann.jsonl:1: bad annotation"},
       {"\n{\"attribute\": \"t\", \"value\": \"x\"}", "ann.jsonl:2: no \"file\""},
       {"{\"file\": \"a\", \"value\": \"x\"}", "ann.jsonl:1: no \"attribute\""},
-      {"{\"file\": \"a\", \"attribute\": \"t\"}", "exactly one of"},
-      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\", \"xpath\": \"//a\"}", "exactly one of"},
+      {"{\"file\": \"a\", \"attribute\": \"t\"}", "give \"value\""},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\", \"absent\": true}", "give \"value\""},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"xpath\": \"//a\", \"absent\": true}", "give \"value\""},
+      {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\", \"xpath\": \"//a\"}\n"
+       "{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"y\", \"xpath\": \"//b\"}",
+       "ann.jsonl:2: attribute \"t\" of this page is annotated on line 1 with another \"xpath\""},
       {"{\"file\": \"a\", \"attribute\": \"t\", \"values\": [\"x\", \"\"]}", "an empty value"},
       {"{\"file\": \"a\", \"attribute\": \"t\", \"value\": \"x\"}\n{\"file\": \"a\", \"attribute\": \"t\", \"absent\": true}",
        "ann.jsonl:2: attribute \"t\" of this page is annotated on line 1"},
