@@ -286,6 +286,7 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
   for (html::Node n : nodes) {
     for (std::string& v : rule::NodeValues(page, n, *a.rule, schema, a.schema_index, base_url)) {
       r.values.push_back(std::move(v));
+      r.nodes.push_back(n);
       if (!a.rule->multi_valued()) break;
     }
     if (!r.values.empty() && !a.rule->multi_valued()) break;

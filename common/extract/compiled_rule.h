@@ -73,6 +73,9 @@ struct AttributeResult {
   std::string attribute;
   // Empty when the attribute was not found (or the rule has no part for it).
   std::vector<std::string> values;
+  // The node each value came from, parallel to `values` (several values of
+  // a split text share one); valid while the page lives.
+  std::vector<html::Node> nodes;
   v1::AttributeRule::Method method = v1::AttributeRule::METHOD_UNSPECIFIED;
   // XPATH: 1/n for n nodes (1 when unambiguous); CLASSIFIER: the lowest
   // P(+) among the winners; 0 when nothing was found.

@@ -83,6 +83,10 @@ class LearningApi {
   virtual absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) = 0;
   virtual absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) = 0;
   virtual absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) = 0;
+  // The editor's page (issue 16): the sites to pick from; a sample page
+  // rendered from the server's tree with what the rule extracts on it.
+  virtual absl::StatusOr<v1::ListSitesResponse> ListSites(const v1::ListSitesRequest& request) = 0;
+  virtual absl::StatusOr<v1::GetEditorPageResponse> GetEditorPage(const v1::GetEditorPageRequest& request) = 0;
 };
 
 // See proto/vertex/v1/extraction.proto.

@@ -29,6 +29,11 @@
 //                       model version
 //   GetListModel / SuggestLists   a stored list model; the lists it finds
 //                       on a page
+//   ListSites           every site with its schema, sample and clusters
+//   GetEditorPage       a sample page rendered from the server's tree for
+//                       the editor's page (html/editor_html.h), with what
+//                       the cluster's rule extracts on it node by node and
+//                       a preview on the cluster's other sample pages
 //
 // Learn also chooses the cluster's bellwether pages (the annotated ones,
 // then structurally diverse members) and stores the rule's output on them
@@ -70,6 +75,10 @@ struct LearningEngineOptions {
   // site's settings replace both (its sample_rate 0: this one).
   site::SiteClusterOptions cluster;
   ClusterLearnOptions learn;
+  // Largest page GetEditorPage renders (bytes of HTML; RESOURCE_EXHAUSTED
+  // past it): a stored page is at most parse.max_page_bytes, and rendering
+  // adds a data-vx attribute per element.
+  size_t editor_page_max_bytes = size_t{32} << 20;
   // Pages per cluster GetAnnotationTasks returns when the request says 0.
   size_t task_pages = 3;
   // Sample pages previewed by Learn when the request says 0.
@@ -127,6 +136,9 @@ class LearningEngine final : public LearningApi {
   absl::StatusOr<v1::TrainListModelResponse> TrainListModel(const v1::TrainListModelRequest& request) override;
   absl::StatusOr<v1::GetListModelResponse> GetListModel(const v1::GetListModelRequest& request) override;
   absl::StatusOr<v1::SuggestListsResponse> SuggestLists(const v1::SuggestListsRequest& request) override;
+  // editor_page_call.cc.
+  absl::StatusOr<v1::ListSitesResponse> ListSites(const v1::ListSitesRequest& request) override;
+  absl::StatusOr<v1::GetEditorPageResponse> GetEditorPage(const v1::GetEditorPageRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
   // The parsed-page cache's counters (all zero without a cache).
@@ -183,6 +195,12 @@ class LearningEngine final : public LearningApi {
   // The cache view for Learn on `site` (no cache: an empty view); starts a
   // call on the cache.
   PageCacheView CacheFor(const std::string& site, const v1::SampleState& state);
+  // GetEditorPage's part about the cluster's rule: the page's stored
+  // annotations, what the rule extracts on it node by node, and the preview
+  // on the cluster's other sample pages (`index`: the page's in the sample).
+  absl::Status AddRuleView(const v1::GetEditorPageRequest& request, const v1::SampleState& state, uint32_t index,
+                           const html::Page& page, const html::ParseOptions& parse,
+                           v1::GetEditorPageResponse* response);
   // Forgets the site's parsed pages (its sample pages or settings changed).
   void DropCachedPages(const std::string& site);
 

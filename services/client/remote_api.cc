@@ -195,6 +195,13 @@ class RemoteLearning final : public workflow::LearningApi {
     return Unary<v1::SuggestListsResponse>(settings_,
                                            [&](auto* c, auto* r) { return stub_->SuggestLists(c, request, r); });
   }
+  absl::StatusOr<v1::ListSitesResponse> ListSites(const v1::ListSitesRequest& request) override {
+    return Unary<v1::ListSitesResponse>(settings_, [&](auto* c, auto* r) { return stub_->ListSites(c, request, r); });
+  }
+  absl::StatusOr<v1::GetEditorPageResponse> GetEditorPage(const v1::GetEditorPageRequest& request) override {
+    return Unary<v1::GetEditorPageResponse>(settings_,
+                                            [&](auto* c, auto* r) { return stub_->GetEditorPage(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;

@@ -138,6 +138,17 @@ grpc::Status LearningServiceImpl::SuggestLists(grpc::ServerContext* context, con
                 [&] { return engine_->SuggestLists(*request); }, response);
 }
 
+grpc::Status LearningServiceImpl::ListSites(grpc::ServerContext* context, const v1::ListSitesRequest* request,
+                                            v1::ListSitesResponse* response) {
+  return Handle(*context, "ListSites", "", false, token_, [&] { return engine_->ListSites(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::GetEditorPage(grpc::ServerContext* context, const v1::GetEditorPageRequest* request,
+                                                v1::GetEditorPageResponse* response) {
+  return Handle(*context, "GetEditorPage", Ids(request->site()) + " url=" + request->url(), false, token_,
+                [&] { return engine_->GetEditorPage(*request); }, response);
+}
+
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,
                                              grpc::ServerWriter<v1::StoreChange>* writer) {
   ChangeHub::Change change = hub_->Latest();

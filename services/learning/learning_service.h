@@ -61,6 +61,10 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                             v1::GetListModelResponse* response) override;
   grpc::Status SuggestLists(grpc::ServerContext* context, const v1::SuggestListsRequest* request,
                             v1::SuggestListsResponse* response) override;
+  grpc::Status ListSites(grpc::ServerContext* context, const v1::ListSitesRequest* request,
+                         v1::ListSitesResponse* response) override;
+  grpc::Status GetEditorPage(grpc::ServerContext* context, const v1::GetEditorPageRequest* request,
+                             v1::GetEditorPageResponse* response) override;
   grpc::Status WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest* request,
                           grpc::ServerWriter<v1::StoreChange>* writer) override;
 
