@@ -49,6 +49,7 @@ PACKAGES=(
   libcurl4-openssl-dev zlib1g-dev libcpp-httplib-dev libssl-dev
   docker-compose python3-yaml
   python3-grpcio python3-protobuf python3-setuptools python3-venv
+  chromium chromium-driver python3-selenium
   clang libclang-rt-14-dev
 )
 
