@@ -8,6 +8,7 @@ namespace {
 constexpr Route kReadableRoutes[] = {
     {"POST", "/v1/extract", "vertex.v1.ExtractionService/Extract", "html",
      "the record of one page: JSON ExtractRequest, or the page itself (Content-Type text/html) with ?url=&site="},
+    {"GET", "/v1/sites", "vertex.v1.LearningService/ListSites", "", "every site with its schema and clusters"},
     {"POST", "/v1/sites/{site}", "vertex.v1.LearningService/RegisterSite", "", "register a site (RegisterSite)"},
     {"DELETE", "/v1/sites/{site}", "vertex.v1.LearningService/DeleteSite", "", "delete a site and its rules"},
     {"POST", "/v1/sites/{site}/pages", "vertex.v1.LearningService/AddSamplePages", "",
@@ -26,6 +27,8 @@ constexpr Route kReadableRoutes[] = {
     {"POST", "/v1/sites/{site}/monitor", "vertex.v1.MonitoringService/Monitor", "",
      "check fresh pages (or the bellwethers) against the rules"},
     {"GET", "/v1/sites/{site}/history", "vertex.v1.MonitoringService/GetHistory", "", "the site's monitor runs (?limit=)"},
+    {"GET", "/v1/sites/{site}/editor-page", "vertex.v1.LearningService/GetEditorPage", "",
+     "a sample page rendered for the editor, with what the rule extracts (?url=&version=&preview_pages=)"},
 };
 
 std::vector<std::string_view> SplitPath(std::string_view path) {

@@ -31,7 +31,7 @@
 namespace vertex::fuzz {
 namespace {
 
-constexpr int kCalls = 17;
+constexpr int kCalls = 19;
 
 // The store after the demo site was learnt, as one batch that recreates it.
 const store::KvBatch& LearntStore() {
@@ -129,6 +129,8 @@ void Dispatch(int call, std::string_view bytes, Engines& e) {
     case 14: Run<v1::LocatePagesRequest>("LocatePages", bytes, [&](const auto& r) { return l.LocatePages(r); }); break;
     case 15: Run<v1::MonitorRequest>("Monitor", bytes, [&](const auto& r) { return e.monitor.Monitor(r); }); break;
     case 16: Run<v1::GetHistoryRequest>("GetHistory", bytes, [&](const auto& r) { return e.monitor.GetHistory(r); }); break;
+    case 17: Run<v1::ListSitesRequest>("ListSites", bytes, [&](const auto& r) { return l.ListSites(r); }); break;
+    case 18: Run<v1::GetEditorPageRequest>("GetEditorPage", bytes, [&](const auto& r) { return l.GetEditorPage(r); }); break;
   }
 }
 

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zlib
 
@@ -134,6 +135,10 @@ class Server:
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
         self.proc.wait(60)
+
+    def get(self, path):
+        with urllib.request.urlopen(self.base + path, timeout=300) as r:
+            return json.loads(r.read())
 
     def rpc(self, service, method, body):
         request = urllib.request.Request("%s/v1/rpc/vertex.v1.%s/%s" % (self.base, service, method),
@@ -345,6 +350,10 @@ def main():
         added = server.rpc("LearningService", "AddSamplePages",
                            {"site": SITE, "pages": [{"url": u, "html": b64(h)} for u, h, _ in pages]})
         cluster = max(added["clusters"], key=lambda c: int(c["pages"]))["cluster_id"]
+        # The readable routes of the page's two RPCs.
+        assert [s["site"] for s in server.get("/v1/sites")["sites"]] == [SITE]
+        shown = server.get("/v1/sites/%s/editor-page?url=%s" % (SITE, urllib.parse.quote(pages[0][0], safe="")))
+        assert shown["url"] == pages[0][0] and 'data-vx="/html[1]"' in shown["html"], shown.get("url")
         by_url = {u: t for u, _, t in pages}
 
         editor = Editor(server.base, out_dir, os.path.join(work, "profile"))
