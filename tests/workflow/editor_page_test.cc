@@ -88,11 +88,18 @@ TEST_F(EditorPageTest, ListSitesShowsEachSiteWithItsSchemaAndClusters) {
   EXPECT_EQ(none->sites_size(), 0);
   AddSite("shop");
   AddSite("books", 4);
+  v1::RegisterSiteRequest bare;  // registered, no page yet
+  bare.set_site("empty");
+  *bare.mutable_schema() = schema::CompiledSchema::FromJson(kSchemaJson, "shop").value().proto();
+  ASSERT_TRUE(learning_.RegisterSite(bare).ok());
   absl::StatusOr<v1::ListSitesResponse> sites = learning_.ListSites({});
   ASSERT_TRUE(sites.ok()) << sites.status();
-  ASSERT_EQ(sites->sites_size(), 2);
+  ASSERT_EQ(sites->sites_size(), 3);
   EXPECT_EQ(sites->sites(0).site(), "books");
-  const v1::SiteOverview& shop = sites->sites(1);
+  EXPECT_EQ(sites->sites(1).site(), "empty");
+  EXPECT_EQ(sites->sites(1).sample_pages(), 0u);
+  EXPECT_EQ(sites->sites(1).clusters_size(), 0);
+  const v1::SiteOverview& shop = sites->sites(2);
   EXPECT_EQ(shop.site(), "shop");
   ASSERT_EQ(shop.schema().attributes_size(), 2);
   EXPECT_EQ(shop.schema().attributes(0).name(), "title");
