@@ -122,6 +122,8 @@ class HttpApi final : public workflow::LearningApi, public workflow::ExtractionA
   VERTEX_HTTP_RPC(LearningService, TrainListModel)
   VERTEX_HTTP_RPC(LearningService, GetListModel)
   VERTEX_HTTP_RPC(LearningService, SuggestLists)
+  VERTEX_HTTP_RPC(LearningService, ListSites)
+  VERTEX_HTTP_RPC(LearningService, GetEditorPage)
 #undef VERTEX_HTTP_RPC
 
   absl::StatusOr<v1::ExtractResponse> Extract(const v1::ExtractRequest& request) override {
