@@ -55,10 +55,13 @@ SCHEMA = {"vertical": "product", "attributes": [
     {"name": "brand", "constant": True},
     {"name": "image", "type": "image", "constant": True},
     {"name": "unit_price", "type": "price"},
+    {"name": "category", "multi_valued": True},
 ]}
-HOW = {"title": "click", "price": "click", "brand": "click", "image": "image", "unit_price": "select"}
+HOW = {"title": "click", "price": "click", "brand": "click", "image": "image", "unit_price": "select",
+       "category": "clicks"}
 # editor.js's COLOURS, in schema order.
-COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31), (0x91, 0x1e, 0xb4)]
+COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31), (0x91, 0x1e, 0xb4),
+           (0x42, 0xd4, 0xf4)]
 SITE = "shop"
 
 
@@ -232,11 +235,27 @@ class Editor:
 
     # In the frame: the smallest element whose rendered text is `value`, or
     # the <img> whose resolved src is `value`; clicked for real.
-    def click_value(self, value, image=False):
+    # A list's values: each clicked where the smallest element holding them
+    # all (by its text's length) shows it.
+    def click_values(self, values, pick):
+        for value in values:
+            self.click_value(value, within=values)
+            pick()
+
+    def click_value(self, value, image=False, within=None):
         frame = self.find("#frame")
         self.driver.switch_to.frame(frame)
         try:
-            if image:
+            if within:
+                target = self.driver.execute_script(
+                    "const [want, all] = arguments; const norm = (s) => s.replace(/\\s+/g, ' ').trim();"
+                    "let box = null;"
+                    "for (const e of document.body.querySelectorAll('*')) {"
+                    "  const t = norm(e.textContent);"
+                    "  if (all.every((v) => t.includes(v)) && (!box || t.length < norm(box.textContent).length)) box = e; }"
+                    "for (const e of box.querySelectorAll('*')) if (norm(e.textContent) === want) return e;"
+                    "return null;", value, within)
+            elif image:
                 target = self.driver.execute_script(
                     "for (const i of document.images) if (new URL(i.getAttribute('src'), arguments[1]).href === "
                     "arguments[0]) return i; return null;", value, self.base_url)
@@ -290,6 +309,11 @@ def annotate_page(editor, truth):
         values = truth[attribute]
         if not values:
             editor.find('#annotations tr[data-attribute="%s"] button' % attribute).click()
+            continue
+        if HOW[attribute] == "clicks":
+            editor.click_values(values, lambda: editor.pick_attribute(attribute))
+            shown = editor.annotation_text(attribute)
+            assert shown == " | ".join(values), "%s annotated as %r, not %r" % (attribute, shown, values)
             continue
         if HOW[attribute] == "select":
             editor.select_value(values[0])
@@ -379,7 +403,7 @@ def main():
                 marks = editor.driver.execute_script(
                     "return document.querySelector('#frame').contentDocument"
                     ".querySelectorAll('[data-vx-mark]').length;")
-                assert marks >= 4, "%d annotated elements outlined" % marks
+                assert marks >= 6, "%d annotated elements outlined" % marks  # 2 for the category list
                 editor.screenshot("2-annotation")
             editor.find("#learn").click()
             editor.wait.until(lambda d: editor.find("#state").text.startswith("Version"))

@@ -329,11 +329,13 @@ function addAnnotation(attribute, option) {
   const existing = state.annotations.find((a) => a.attribute === attribute.name);
   if (existing && attribute.multi_valued && !existing.absent && !existing.values.includes(option.value)) {
     existing.values.push(option.value);
+    existing.marks = (existing.marks || [existing.xpath]).concat([xpath]);
     existing.xpath = existing.xpath ? commonXPath(existing.xpath, xpath) : xpath;
     existing.stored = false;
   } else {
     state.annotations = state.annotations.filter((a) => a.attribute !== attribute.name);
-    state.annotations.push({attribute: attribute.name, values: [option.value], xpath, absent: false, stored: false});
+    state.annotations.push({attribute: attribute.name, values: [option.value], xpath, marks: [xpath], absent: false,
+                            stored: false});
   }
   renderAnnotations();
   renderHighlights();
@@ -396,7 +398,9 @@ function renderHighlights() {
   };
   for (const n of state.page.nodes || []) mark(n.element_xpath, attributeColour(n.attribute), "extracted");
   for (const a of state.annotations) {
-    if (!a.absent && a.xpath) mark(a.xpath, attributeColour(a.attribute), "annotated");
+    // The clicked elements (a list's values are sent with the XPath of the
+    // element holding them all, but each is outlined).
+    if (!a.absent) for (const x of a.marks || [a.xpath]) mark(x, attributeColour(a.attribute), "annotated");
   }
 }
 
