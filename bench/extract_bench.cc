@@ -76,7 +76,15 @@
 // Flags: --demo, --rounds=N (default 5), --passes=N (per thread count,
 // default 3), --pages=N (the first N pages only), --builder=gumbo|libxml2|
 // both, --perf-ctl=FIFO (profile: only Extract, `rounds` times, between
-// perf's enable and disable; see ProfileOnly).
+// perf's enable and disable; see ProfileOnly), --profile (the same without
+// perf, for callgrind: see ExtractForProfile), --save-rules=PREFIX and
+// --load-rules=PREFIX (the learnt rules written to / read from
+// PREFIX.<builder>.rules instead of learning them: the same pages cluster
+// the same, so a profile run need not learn), --records-out=PREFIX (every
+// page's record, PREFIX.<builder>.records: diff two builds' files to show
+// they extract the same; with --profile, only that).
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <gumbo.h>
 
 #include <algorithm>
@@ -85,18 +93,21 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
 #include "bench/bench_pages.h"
 #include "bench/bench_site.h"
 #include "bench/hand_xpaths.h"
 #include "benchmark/benchmark.h"
 #include "common/eval/ground_truth.h"
 #include "common/eval/score.h"
+#include "common/extract/record_proto.h"
 #include "common/extract/site_extractor.h"
 #include "common/html/arena.h"
 #include "common/html/page.h"
@@ -624,14 +635,80 @@ absl::StatusOr<std::vector<html::PageBuilder>> BuildersFlag(const std::map<std::
   return std::vector<html::PageBuilder>{*one};
 }
 
-// Clusters the site on pages `builder` builds and learns its rules there.
-absl::StatusOr<BuilderSide> LearnSide(bool demo, html::PageBuilder builder) {
+// PREFIX.<builder>.rules: the rules of one builder, each a varint length
+// then the binary v1::Rule.
+std::string RulesFile(const std::string& prefix, html::PageBuilder builder) {
+  return prefix + "." + std::string(html::PageBuilderName(builder)) + ".rules";
+}
+
+absl::Status SaveRules(const std::vector<v1::Rule>& rules, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  google::protobuf::io::OstreamOutputStream stream(&out);
+  {
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    for (const v1::Rule& r : rules) {
+      coded.WriteVarint32(static_cast<uint32_t>(r.ByteSizeLong()));
+      if (!r.SerializeToCodedStream(&coded)) return absl::InternalError("cannot serialise a rule to " + path);
+    }
+  }
+  if (!out) return absl::InvalidArgumentError("--save-rules: cannot write " + path);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<v1::Rule>> LoadRules(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError("--load-rules: cannot read " + path);
+  google::protobuf::io::IstreamInputStream stream(&in);
+  google::protobuf::io::CodedInputStream coded(&stream);
+  std::vector<v1::Rule> out;
+  for (uint32_t size; coded.ReadVarint32(&size);) {
+    const auto limit = coded.PushLimit(static_cast<int>(size));
+    if (!out.emplace_back().ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
+      return absl::InvalidArgumentError("--load-rules: " + path + " holds a rule that does not parse");
+    }
+    coded.PopLimit(limit);
+  }
+  if (out.empty()) return absl::InvalidArgumentError("--load-rules: " + path + " holds no rule");
+  return out;
+}
+
+// Clusters the site on pages `builder` builds and learns its rules there
+// (or loads them: --load-rules; --save-rules writes them).
+absl::StatusOr<BuilderSide> LearnSide(bool demo, html::PageBuilder builder,
+                                      const std::map<std::string, std::string>& flags) {
   BuilderSide side{.builder = builder};
   VERTEX_ASSIGN_OR_RETURN(side.site, LoadBenchSite(demo, builder));
-  workflow::PagePool pool(side.site.clustering, side.site.options.parse);
-  VERTEX_ASSIGN_OR_RETURN(side.learnt, LearnSiteRules(side.site, pool));
+  if (auto load = flags.find("load-rules"); load != flags.end()) {
+    VERTEX_ASSIGN_OR_RETURN(side.learnt.rules, LoadRules(RulesFile(load->second, builder)));
+  } else {
+    workflow::PagePool pool(side.site.clustering, side.site.options.parse);
+    VERTEX_ASSIGN_OR_RETURN(side.learnt, LearnSiteRules(side.site, pool));
+  }
+  if (auto save = flags.find("save-rules"); save != flags.end()) {
+    VERTEX_RETURN_IF_ERROR(SaveRules(side.learnt.rules, RulesFile(save->second, builder)));
+  }
   VERTEX_ASSIGN_OR_RETURN(side.extractor, extract::SiteExtractor::Create(*side.site.schema, side.learnt.rules));
   return side;
+}
+
+// --records-out=PREFIX: PREFIX.<builder>.records, one line per page: its
+// file and its record with details (RecordToProto, text format on one
+// line), or the error. Two builds' files are equal when they extracted the
+// same.
+absl::Status WriteRecords(const BuilderSide& side, const BenchCorpus& corpus, const std::string& prefix) {
+  const std::string path = prefix + "." + std::string(html::PageBuilderName(side.builder)) + ".records";
+  std::ofstream out(path);
+  html::Parser parser(side.site.options.parse);
+  for (size_t i = 0; i < corpus.pages.size(); ++i) {
+    absl::StatusOr<extract::Record> r = side.extractor->Extract(corpus.pages[i].bytes, corpus.pages[i].url, parser);
+    out << side.site.files[i] << '\t'
+        << (r.ok() ? extract::RecordToProto(*r, side.site.site, /*details=*/true).ShortDebugString()
+                   : r.status().ToString())
+        << '\n';
+  }
+  if (!out) return absl::InvalidArgumentError("--records-out: cannot write " + path);
+  std::printf("records of %zu pages written to %s\n", corpus.pages.size(), path.c_str());
+  return absl::OkStatus();
 }
 
 // The gumbo side's extra passes: without the nearest fallback, and with
@@ -654,22 +731,37 @@ absl::Status GumboPasses(const BuilderSide& side, const BenchCorpus& corpus,
 // --perf-ctl=FIFO: only Extract over every page, `rounds` times per
 // builder, with perf's control FIFO enabled around it (`perf record
 // --control fifo:FIFO -D -1 ...`), so the profile holds extraction alone.
-absl::Status ProfileOnly(const std::string& fifo, const std::vector<BuilderSide>& sides, const BenchCorpus& corpus,
-                         int rounds) {
-  std::FILE* ctl = std::fopen(fifo.c_str(), "w");
-  if (ctl == nullptr) return absl::InvalidArgumentError("--perf-ctl: cannot open " + fifo);
-  std::fputs("enable\n", ctl);
-  std::fflush(ctl);
-  const auto start = Clock::now();
+// Every page through Extract, `rounds` times per builder. Not inlined, so
+// that `valgrind --tool=callgrind --collect-atstart=no
+// --toggle-collect='*ExtractForProfile*'` counts extraction alone.
+[[gnu::noinline]] void ExtractForProfile(const std::vector<BuilderSide>& sides, const BenchCorpus& corpus,
+                                         int rounds) {
   for (const BuilderSide& side : sides) {
     html::Parser parser(side.site.options.parse);
     for (int r = 0; r < rounds; ++r) {
       for (const BenchPage& p : corpus.pages) benchmark::DoNotOptimize(side.extractor->Extract(p.bytes, p.url, parser));
     }
   }
+}
+
+// --perf-ctl=FIFO: as above, between perf's enable and disable; --profile:
+// the same without perf (for callgrind, see ExtractForProfile).
+absl::Status ProfileOnly(const std::string& fifo, const std::vector<BuilderSide>& sides, const BenchCorpus& corpus,
+                         int rounds) {
+  std::FILE* ctl = nullptr;
+  if (!fifo.empty()) {
+    ctl = std::fopen(fifo.c_str(), "w");
+    if (ctl == nullptr) return absl::InvalidArgumentError("--perf-ctl: cannot open " + fifo);
+    std::fputs("enable\n", ctl);
+    std::fflush(ctl);
+  }
+  const auto start = Clock::now();
+  ExtractForProfile(sides, corpus, rounds);
   const double seconds = Since(start);
-  std::fputs("disable\n", ctl);
-  std::fclose(ctl);
+  if (ctl != nullptr) {
+    std::fputs("disable\n", ctl);
+    std::fclose(ctl);
+  }
   std::printf("profiled: %d rounds of Extract over %zu pages per builder, %.3f ms/page\n", rounds,
               corpus.pages.size(), seconds * 1e3 / rounds / corpus.pages.size() / sides.size());
   return absl::OkStatus();
@@ -677,7 +769,8 @@ absl::Status ProfileOnly(const std::string& fifo, const std::vector<BuilderSide>
 
 absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(auto flags,
-                          ParseBenchFlags(argc, argv, {"demo", "rounds", "passes", "pages", "builder", "perf-ctl"}));
+                          ParseBenchFlags(argc, argv, {"demo", "rounds", "passes", "pages", "builder", "perf-ctl",
+                                                       "profile", "load-rules", "save-rules", "records-out"}));
   VERTEX_ASSIGN_OR_RETURN(const int rounds, PositiveFlag(flags, "rounds", 5));
   VERTEX_ASSIGN_OR_RETURN(const int passes, PositiveFlag(flags, "passes", 3));
   VERTEX_ASSIGN_OR_RETURN(const int max_pages, PositiveFlag(flags, "pages", 1 << 30));
@@ -685,7 +778,7 @@ absl::Status Run(int argc, char** argv) {
   const bool demo = flags.count("demo") > 0;
   std::vector<BuilderSide> sides;
   for (html::PageBuilder b : builders) {
-    VERTEX_ASSIGN_OR_RETURN(BuilderSide side, LearnSide(demo, b));
+    VERTEX_ASSIGN_OR_RETURN(BuilderSide side, LearnSide(demo, b, flags));
     sides.push_back(std::move(side));
   }
   VERTEX_ASSIGN_OR_RETURN(BenchCorpus corpus, ReadCorpus(sides.front().site));
@@ -695,7 +788,12 @@ absl::Status Run(int argc, char** argv) {
     for (const BenchPage& p : corpus.pages) corpus.total_bytes += p.bytes.size();
   }
   std::printf("corpus: %s: %zu pages, %.1f MB\n", corpus.name.c_str(), corpus.pages.size(), corpus.total_bytes / 1e6);
+  if (auto out = flags.find("records-out"); out != flags.end()) {
+    for (const BuilderSide& side : sides) VERTEX_RETURN_IF_ERROR(WriteRecords(side, corpus, out->second));
+    if (flags.count("profile")) return absl::OkStatus();
+  }
   if (flags.count("perf-ctl")) return ProfileOnly(flags.at("perf-ctl"), sides, corpus, rounds);
+  if (flags.count("profile")) return ProfileOnly("", sides, corpus, rounds);
   VERTEX_ASSIGN_OR_RETURN(const HandXPaths hand, HandXPaths::Create(demo || sides.front().site.site != "booksamillion"));
   Extractors x{.hand = &hand};
   std::optional<extract::SiteExtractor> uncovering;
