@@ -32,6 +32,9 @@ struct CompiledRule::State {
   std::vector<shingle::MaskedVector> signatures;
   // Parallel to the schema's attributes; null rule when none.
   std::vector<CompiledAttribute> attributes;
+  // The natively evaluated attributes (parallel to `attributes`; null for
+  // the others), indexed once for one walk of each page.
+  std::optional<rule::SelectorSet> natives;
   // Record-level rules: the record XPath, and the record attributes
   // (parallel to the schema's attributes; null rule when none).
   std::optional<html::XPath> record_xpath;
@@ -150,11 +153,14 @@ absl::Status CompileRecordRule(const v1::Rule& rule, const schema::CompiledSchem
 }  // namespace
 
 absl::StatusOr<CompiledRule> CompiledRule::Create(const v1::Rule& rule, const schema::CompiledSchema& schema) {
-  auto state = std::make_unique<State>(State{rule, schema, {}, {}, std::nullopt, {}});
+  auto state = std::make_unique<State>(State{rule, schema, {}, {}, std::nullopt, std::nullopt, {}});
   absl::StatusOr<std::vector<shingle::MaskedVector>> signatures = ParseSignatures(rule);
   if (!signatures.ok()) return signatures.status();
   state->signatures = *std::move(signatures);
   VERTEX_RETURN_IF_ERROR(CompileAttributes(state->rule.attributes(), schema, "rule attribute", &state->attributes));
+  std::vector<const rule::FeatureSelector*> natives;
+  for (const CompiledAttribute& a : state->attributes) natives.push_back(a.native ? &*a.native : nullptr);
+  state->natives.emplace(std::move(natives));
   if (state->rule.has_record()) {
     // Features describe paths from the document; the relative XPath is what
     // holds from the record start.
@@ -300,9 +306,7 @@ absl::StatusOr<AttributeResult> ApplyAttribute(const CompiledAttribute& a, const
 absl::StatusOr<std::vector<AttributeResult>> CompiledRule::Apply(const html::Page& page) const {
   std::vector<AttributeResult> out(state_->schema.size());
   // Every natively evaluated attribute in one walk of the page.
-  std::vector<const rule::FeatureSelector*> natives;
-  for (const CompiledAttribute& a : state_->attributes) natives.push_back(a.native ? &*a.native : nullptr);
-  std::vector<std::vector<html::Node>> selected = rule::FeatureSelector::SelectAll(natives, page);
+  std::vector<std::vector<html::Node>> selected = state_->natives->SelectAll(page);
   for (size_t i = 0; i < out.size(); ++i) {
     const CompiledAttribute& a = state_->attributes[i];
     if (a.rule != nullptr) {
