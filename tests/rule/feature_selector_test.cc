@@ -23,7 +23,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/demo/listing_site.h"
 #include "common/demo/site_generator.h"
+#include "common/demo/variant_site.h"
+#include "common/demo/versioned_site.h"
 #include "common/eval/ground_truth.h"
 #include "common/html/page.h"
 #include "common/html/xpath.h"
@@ -145,6 +148,37 @@ void CompareOnFiles(const std::vector<RuleUnderTest>& rules, const std::vector<s
   c->compare_s = Since(start);
 }
 
+// Every rule together (SelectorSet, as CompiledRule evaluates a rule's
+// attributes) against the reference walk (SelectAllReferenceForTesting) on
+// every page of `files`: a failure naming the first page and rule that
+// differ. Returns the pages compared.
+size_t ExpectBatchedEqualsReference(const std::vector<RuleUnderTest>& rules, const std::vector<std::string>& files) {
+  std::vector<const rule::FeatureSelector*> selectors;
+  for (const RuleUnderTest& r : rules) selectors.push_back(&r.native);
+  const rule::SelectorSet set(selectors);
+  html::Parser parser;
+  size_t pages = 0, nodes = 0;
+  for (const std::string& f : files) {
+    absl::StatusOr<site::PageFile> file = site::ReadPageFile(f, 8 << 20);
+    if (!file.ok()) continue;
+    absl::StatusOr<html::Page> page = parser.Parse(file->bytes, file->url);
+    if (!page.ok()) continue;
+    const std::vector<std::vector<html::Node>> got = set.SelectAll(*page);
+    const std::vector<std::vector<html::Node>> want = rule::FeatureSelector::SelectAllReferenceForTesting(selectors, *page);
+    ++pages;
+    for (size_t r = 0; r < rules.size(); ++r) {
+      nodes += got[r].size();
+      if (got[r] != want[r]) {
+        ADD_FAILURE() << "SelectorSet differs from the reference on " << f << " for rule " << rules[r].name << " ("
+                      << rules[r].xpath << "): " << got[r].size() << " nodes, reference " << want[r].size();
+        return pages;
+      }
+    }
+  }
+  std::printf("SelectorSet of %zu rules = reference on %zu pages (%zu nodes selected)\n", rules.size(), pages, nodes);
+  return pages;
+}
+
 void ExpectAgreement(const std::string& site, const std::vector<RuleUnderTest>& rules, const Comparison& c) {
   for (size_t r = 0; r < rules.size(); ++r) {
     std::printf("  %-22s native %7.3f s, libxml2 %8.3f s  %s\n", rules[r].name.c_str(), c.native_s[r],
@@ -172,6 +206,7 @@ TEST(FeatureSelectorSiteTest, SwdeBooksamillionLearntRulesAgreeWithLibxml2OnEver
   CompareOnFiles(rules, files, &c);
   EXPECT_EQ(c.pages, 2000u);
   ExpectAgreement("booksamillion", rules, c);
+  EXPECT_EQ(ExpectBatchedEqualsReference(rules, files), 2000u);
 }
 
 using TempDir = vertex::test_support::TempDir;
@@ -208,6 +243,7 @@ TEST(FeatureSelectorSiteTest, DemoSiteLearntRulesAgreeWithLibxml2OnEveryPage) {
   const demo::SiteOptions o = DemoOptions();
   EXPECT_EQ(c.pages, static_cast<size_t>(o.product_pages + o.category_pages + o.review_pages + o.store_pages));
   ExpectAgreement("demo", rules, c);
+  EXPECT_EQ(ExpectBatchedEqualsReference(rules, files), files.size());
 }
 
 // ---- Random feature sets on synthetic pages ----
@@ -484,6 +520,130 @@ TEST(AnchorMemoTest, SharedMemoAgreesWithLibxml2InAnyVisitOrder) {
     }
   }
   EXPECT_GT(checked, 1000u);
+}
+
+// ---- SelectorSet: many selectors in one walk ----
+
+// Pages of every generated site: the demo shop's four templates, result
+// lists of both listing domains in every record layout and the grid, the
+// variant book site and the versioned shop.
+std::vector<html::Page> GeneratedPages() {
+  html::Parser parser;
+  std::vector<html::Page> pages;
+  const auto add = [&](const std::string& html, const std::string& url) {
+    pages.push_back(parser.Parse(html, url).value());
+  };
+  demo::SiteOptions shop;
+  shop.product_pages = 6, shop.category_pages = 4, shop.review_pages = 3, shop.store_pages = 3;
+  for (const demo::GeneratedPage& p : demo::GenerateSite(shop)) add(p.html, p.url);
+  for (demo::ListingDomain domain : {demo::ListingDomain::kRealEstate, demo::ListingDomain::kUsedCars}) {
+    for (int layout = -1; layout < demo::kRecordLayouts; ++layout) {
+      demo::ListingSiteOptions o;
+      o.domain = domain, o.pages = 2, o.seed = static_cast<uint64_t>(layout + 10);
+      o.grid = layout == -1;
+      o.layout = layout == -1 ? 0 : layout;
+      const demo::ListingSite site = demo::GenerateListingSite(o).value();
+      for (const demo::ListingPage& p : site.pages) add(p.html, p.url);
+    }
+  }
+  demo::VariantSiteOptions variant;
+  variant.pages = 6;
+  for (const demo::VariantPage& p : demo::GenerateVariantSite(variant)) add(p.html, p.url);
+  demo::VersionedSiteOptions versioned;
+  versioned.pages_per_template = 2;
+  for (const demo::VersionedPage& p : demo::GenerateVersionedSite(versioned)) add(p.html, p.url);
+  return pages;
+}
+
+// A random feature set of 1-3 features holding for a random node of `from`
+// (text nodes or elements), or none.
+std::optional<rule::FeatureSelector> RandomSelector(util::Rng& rng, const html::Page& from) {
+  const bool text_nodes = rng.Bernoulli(0.5);
+  const std::vector<html::Node> nodes = NodesOf(from, text_nodes);
+  if (nodes.empty()) return std::nullopt;
+  const rule::Candidate c(Pick(rng, nodes)), other(Pick(rng, nodes));
+  std::vector<rule::Feature> features;
+  for (int tries = 0; tries < 20 && features.size() < static_cast<size_t>(rng.Range(1, 4)); ++tries) {
+    std::optional<rule::Feature> f = RandomFeature(rng, c, other);
+    if (f && !(text_nodes && f->kind == rule::Kind::kTag && f->level == 0)) features.push_back(*std::move(f));
+  }
+  if (features.empty()) return std::nullopt;
+  return rule::FeatureSelector(features, text_nodes, RandomPosition(rng));
+}
+
+// Batches of 1-30 random selectors (drawn mostly from one page, some from
+// others, some null), evaluated together on that page and two random ones,
+// against the reference walk.
+void ExpectRandomBatchesEqualReference(const std::vector<html::Page>& pages, uint64_t seed, int batches) {
+  util::Rng rng(seed);
+  size_t evaluations = 0, nonempty = 0;
+  for (int b = 0; b < batches; ++b) {
+    const html::Page& home = pages[rng.Uniform(pages.size())];
+    std::vector<rule::FeatureSelector> owned;
+    owned.reserve(30);
+    std::vector<const rule::FeatureSelector*> selectors;
+    for (int n = static_cast<int>(rng.Range(1, 30)); n > 0; --n) {
+      std::optional<rule::FeatureSelector> s =
+          RandomSelector(rng, rng.Bernoulli(0.8) ? home : pages[rng.Uniform(pages.size())]);
+      if (s && rng.Bernoulli(0.95)) {
+        owned.push_back(*std::move(s));
+        selectors.push_back(&owned.back());
+      } else {
+        selectors.push_back(nullptr);
+      }
+    }
+    const rule::SelectorSet set(selectors);
+    for (int k = 0; k < 3; ++k) {
+      const html::Page& page = k == 0 ? home : pages[rng.Uniform(pages.size())];
+      const std::vector<std::vector<html::Node>> got = set.SelectAll(page);
+      const std::vector<std::vector<html::Node>> want =
+          rule::FeatureSelector::SelectAllReferenceForTesting(selectors, page);
+      ASSERT_EQ(got.size(), selectors.size());
+      for (size_t i = 0; i < selectors.size(); ++i) {
+        ++evaluations;
+        nonempty += !got[i].empty();
+        ASSERT_EQ(got[i], want[i]) << "batch " << b << " selector " << i << " on " << page.url() << ": "
+                                   << got[i].size() << " nodes, reference " << want[i].size();
+        if (selectors[i] == nullptr) {
+          EXPECT_TRUE(got[i].empty());
+        }
+      }
+    }
+  }
+  EXPECT_GT(nonempty, evaluations / 4);
+  std::printf("random selector batches: %zu evaluations, %zu non-empty\n", evaluations, nonempty);
+}
+
+TEST(SelectorSetTest, RandomBatchesOnSyntheticPagesEqualTheReference) {
+  ExpectRandomBatchesEqualReference(RandomPages(40, 31), 17, 300);
+}
+
+TEST(SelectorSetTest, RandomBatchesOnEveryGeneratedSiteEqualTheReference) {
+  const std::vector<html::Page> pages = GeneratedPages();
+  ASSERT_GE(pages.size(), 60u);
+  ExpectRandomBatchesEqualReference(pages, 23, 150);
+}
+
+// FROM_START stops a selector at its n-th node, counted as ApplyPosition
+// counts: a blank text node it matched does not count.
+TEST(SelectorSetTest, FromStartCountsNonBlankTextOnly) {
+  html::Parser parser;
+  const html::Page page =
+      parser.Parse("<html><body><p class=v> </p><p class=v>a</p><p class=v>\n</p><p class=v>b</p></body></html>",
+                   "http://synthetic.test/blank")
+          .value();
+  v1::Position second;
+  second.set_kind(v1::Position::FROM_START);
+  second.set_n(2);
+  const rule::FeatureSelector text({{rule::Kind::kClass, 1, 0, {"v"}}}, /*text_nodes=*/true, second);
+  const rule::FeatureSelector elements({{rule::Kind::kClass, 0, 0, {"v"}}}, /*text_nodes=*/false, second);
+  const std::vector<std::vector<html::Node>> got = rule::SelectorSet({&text, nullptr, &elements}).SelectAll(page);
+  ASSERT_EQ(got.size(), 3u);
+  ASSERT_EQ(got[0].size(), 1u);
+  EXPECT_EQ(got[0][0].RawText(), "b");
+  EXPECT_TRUE(got[1].empty());
+  ASSERT_EQ(got[2].size(), 1u);
+  EXPECT_EQ(got[2][0].RawText(), "a");
 }
 
 // ---- Proto form ----
