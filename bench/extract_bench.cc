@@ -82,7 +82,9 @@
 // PREFIX.<builder>.rules instead of learning them: the same pages cluster
 // the same, so a profile run need not learn), --records-out=PREFIX (every
 // page's record, PREFIX.<builder>.records: diff two builds' files to show
-// they extract the same; with --profile, only that).
+// they extract the same; with --profile, only that), --check-selectors
+// (every page's native selections of each rule, SelectorSet against the
+// reference walk; with --profile, only that and --records-out).
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <gumbo.h>
@@ -100,7 +102,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "bench/bench_pages.h"
 #include "bench/bench_site.h"
 #include "bench/hand_xpaths.h"
@@ -112,6 +114,7 @@
 #include "common/html/arena.h"
 #include "common/html/page.h"
 #include "common/learn/rule_learner.h"
+#include "common/rule/feature_selector.h"
 #include "common/shingle/shingle.h"
 #include "common/util/json_writer.h"
 #include "common/util/status_macros.h"
@@ -711,6 +714,50 @@ absl::Status WriteRecords(const BuilderSide& side, const BenchCorpus& corpus, co
   return absl::OkStatus();
 }
 
+// --check-selectors: every page parsed with the side's builder, each rule's
+// natively evaluated attributes selected together (rule::SelectorSet, what
+// CompiledRule::Apply runs) and by the reference walk
+// (SelectAllReferenceForTesting); Internal naming the page and attribute at
+// the first difference.
+absl::Status CheckSelectors(const BuilderSide& side, const BenchCorpus& corpus) {
+  std::vector<std::vector<rule::FeatureSelector>> owned;  // by rule
+  std::vector<std::vector<std::string>> names;
+  for (const v1::Rule& r : side.learnt.rules) {
+    std::vector<rule::FeatureSelector>& selectors = owned.emplace_back();
+    std::vector<std::string>& attributes = names.emplace_back();
+    selectors.reserve(r.attributes_size());
+    for (const v1::AttributeRule& a : r.attributes()) {
+      if (a.features_size() == 0) continue;
+      VERTEX_ASSIGN_OR_RETURN(rule::FeatureSelector s, rule::FeatureSelector::Create(a));
+      selectors.push_back(std::move(s));
+      attributes.push_back(r.cluster_id() + "/" + a.attribute());
+    }
+  }
+  html::Parser parser(side.site.options.parse);
+  size_t evaluations = 0, nodes = 0;
+  for (size_t i = 0; i < corpus.pages.size(); ++i) {
+    VERTEX_ASSIGN_OR_RETURN(const html::Page page, parser.Parse(corpus.pages[i].bytes, corpus.pages[i].url));
+    for (size_t r = 0; r < owned.size(); ++r) {
+      std::vector<const rule::FeatureSelector*> selectors;
+      for (const rule::FeatureSelector& s : owned[r]) selectors.push_back(&s);
+      const auto got = rule::SelectorSet(selectors).SelectAll(page);
+      const auto want = rule::FeatureSelector::SelectAllReferenceForTesting(selectors, page);
+      for (size_t a = 0; a < selectors.size(); ++a) {
+        ++evaluations;
+        nodes += got[a].size();
+        if (got[a] != want[a]) {
+          return absl::InternalError(absl::StrCat("--check-selectors: ", side.site.files[i], ": ", names[r][a], ": ",
+                                                  got[a].size(), " nodes, reference ", want[a].size()));
+        }
+      }
+    }
+  }
+  std::printf("selectors checked, builder %s: %zu pages, %zu selections (rule attribute x page), %zu nodes selected: "
+              "SelectorSet = reference on every one\n",
+              std::string(html::PageBuilderName(side.builder)).c_str(), corpus.pages.size(), evaluations, nodes);
+  return absl::OkStatus();
+}
+
 // The gumbo side's extra passes: without the nearest fallback, and with
 // every signature flipped (the extractor is kept in `uncovering`).
 absl::Status GumboPasses(const BuilderSide& side, const BenchCorpus& corpus,
@@ -770,7 +817,8 @@ absl::Status ProfileOnly(const std::string& fifo, const std::vector<BuilderSide>
 absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(auto flags,
                           ParseBenchFlags(argc, argv, {"demo", "rounds", "passes", "pages", "builder", "perf-ctl",
-                                                       "profile", "load-rules", "save-rules", "records-out"}));
+                                                       "profile", "load-rules", "save-rules", "records-out",
+                                                       "check-selectors"}));
   VERTEX_ASSIGN_OR_RETURN(const int rounds, PositiveFlag(flags, "rounds", 5));
   VERTEX_ASSIGN_OR_RETURN(const int passes, PositiveFlag(flags, "passes", 3));
   VERTEX_ASSIGN_OR_RETURN(const int max_pages, PositiveFlag(flags, "pages", 1 << 30));
@@ -788,6 +836,10 @@ absl::Status Run(int argc, char** argv) {
     for (const BenchPage& p : corpus.pages) corpus.total_bytes += p.bytes.size();
   }
   std::printf("corpus: %s: %zu pages, %.1f MB\n", corpus.name.c_str(), corpus.pages.size(), corpus.total_bytes / 1e6);
+  if (flags.count("check-selectors")) {
+    for (const BuilderSide& side : sides) VERTEX_RETURN_IF_ERROR(CheckSelectors(side, corpus));
+    if (flags.count("profile")) return absl::OkStatus();
+  }
   if (auto out = flags.find("records-out"); out != flags.end()) {
     for (const BuilderSide& side : sides) VERTEX_RETURN_IF_ERROR(WriteRecords(side, corpus, out->second));
     if (flags.count("profile")) return absl::OkStatus();
