@@ -838,11 +838,12 @@ absl::Status Run(int argc, char** argv) {
   std::printf("corpus: %s: %zu pages, %.1f MB\n", corpus.name.c_str(), corpus.pages.size(), corpus.total_bytes / 1e6);
   if (flags.count("check-selectors")) {
     for (const BuilderSide& side : sides) VERTEX_RETURN_IF_ERROR(CheckSelectors(side, corpus));
-    if (flags.count("profile")) return absl::OkStatus();
   }
   if (auto out = flags.find("records-out"); out != flags.end()) {
     for (const BuilderSide& side : sides) VERTEX_RETURN_IF_ERROR(WriteRecords(side, corpus, out->second));
-    if (flags.count("profile")) return absl::OkStatus();
+  }
+  if (flags.count("profile") && (flags.count("check-selectors") || flags.count("records-out"))) {
+    return absl::OkStatus();
   }
   if (flags.count("perf-ctl")) return ProfileOnly(flags.at("perf-ctl"), sides, corpus, rounds);
   if (flags.count("profile")) return ProfileOnly("", sides, corpus, rounds);

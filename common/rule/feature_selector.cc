@@ -460,9 +460,11 @@ bool SelectionPass::StructuralHolds(const Feature& f) {
   }
   const html::Node s = Sibling(base, f.index, f.kind <= Kind::kPrecedingClass);
   if (!s || !s.is_element()) return false;
-  Feature own = f;  // the sibling's own test, on its facts
-  own.kind = SiblingOwnKind(f.kind);
-  return FactsHold(FactsOf(s), own);
+  const Kind own = SiblingOwnKind(f.kind);  // the sibling's own test
+  if (own == Kind::kTag) return AnyEquals(s.tag(), f.values);
+  const std::string_view name = own == Kind::kId ? "id" : "class";
+  if (!s.has_attribute(name)) return false;
+  return f.values.empty() || AnyEquals(s.attribute_view(name), f.values);
 }
 
 bool SelectionPass::TextHolds(const Feature& f) {
