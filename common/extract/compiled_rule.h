@@ -4,8 +4,10 @@
 // its cluster gives each attribute's values with the method and a score.
 //
 // An attribute rule learnt by Vertex carries the features its XPath was
-// rendered from; they are evaluated natively (learn/feature_selector.h),
-// which selects the same nodes as libxml2 would with the XPath, much faster.
+// rendered from; they are evaluated natively (rule/feature_selector.h),
+// which selects the same nodes as libxml2 would with the XPath, much faster:
+// all of a rule's attributes in one walk of the page (rule::SelectorSet,
+// indexed once here).
 // Rules given only as an XPath are evaluated by libxml2.
 //
 // Per attribute:
