@@ -305,4 +305,17 @@ const std::string& RocksDbKv::dir() const { return rep_->dir; }
 
 bool RocksDbKv::is_secondary() const { return rep_->secondary; }
 
+absl::StatusOr<uint64_t> RocksDbKv::IntProperty(const std::string& name) const {
+  absl::ReaderMutexLock lock(&rep_->catch_up_mu);
+  uint64_t total = 0;
+  for (rocksdb::ColumnFamilyHandle* handle : rep_->handles) {
+    uint64_t value = 0;
+    if (!rep_->db->GetIntProperty(handle, name, &value)) {
+      return absl::NotFoundError("RocksDB has no integer property " + name);
+    }
+    total += value;
+  }
+  return total;
+}
+
 }  // namespace vertex::store

@@ -22,6 +22,7 @@
 #ifndef VERTEX_COMMON_STORE_ROCKSDB_KV_H_
 #define VERTEX_COMMON_STORE_ROCKSDB_KV_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -89,6 +90,11 @@ class RocksDbKv final : public KvEngine {
 
   const std::string& dir() const;
   bool is_secondary() const;
+
+  // RocksDB's integer property `name` (e.g. "rocksdb.total-sst-files-size",
+  // "rocksdb.estimate-live-data-size") summed over the column families.
+  // NotFound naming it when RocksDB does not know the property.
+  absl::StatusOr<uint64_t> IntProperty(const std::string& name) const;
 
  private:
   struct Rep;

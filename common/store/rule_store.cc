@@ -975,6 +975,10 @@ absl::StatusOr<std::unique_ptr<RuleStore>> NewRuleStore(std::shared_ptr<KvEngine
 absl::StatusOr<std::unique_ptr<RuleStore>> OpenRocksDbStore(const std::string& dir,
                                                             const StoreOptions& options) {
   VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<KvEngine> engine, RocksDbKv::Open(dir, options));
+  return NewWritableRuleStore(std::move(engine));
+}
+
+absl::StatusOr<std::unique_ptr<RuleStore>> NewWritableRuleStore(std::shared_ptr<KvEngine> engine) {
   VERTEX_ASSIGN_OR_RETURN(const bool marked, HasFormatMarker(*engine));
   if (!marked) {
     KvBatch marker;

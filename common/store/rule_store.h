@@ -275,6 +275,11 @@ absl::StatusOr<std::unique_ptr<RuleStore>> NewRuleStore(std::shared_ptr<KvEngine
 absl::StatusOr<std::unique_ptr<RuleStore>> OpenRocksDbStore(const std::string& dir,
                                                             const StoreOptions& options = {});
 
+// The store of the writer over `engine` (RocksDbKv::Open's), marking an
+// empty engine with the store's format; FailedPrecondition when it holds a
+// store of another format. OpenRocksDbStore is RocksDbKv::Open and this.
+absl::StatusOr<std::unique_ptr<RuleStore>> NewWritableRuleStore(std::shared_ptr<KvEngine> engine);
+
 // An empty store in memory (MemoryKv) with the same semantics, for tests of
 // other modules. For fault injection, create the MemoryKv yourself and pass
 // it to NewRuleStore.

@@ -151,6 +151,9 @@ std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen) {
        "with the TLS and bearer token of gRPC"},
       {"http-address", "HOST", "the HTTP listen address (default: --listen's host; 127.0.0.1 for unix:)"},
       {"http-port-file", "FILE", "write the bound HTTP port to FILE once listening"},
+      {"access-log", "FORMAT",
+       "one line per call, gRPC and HTTP alike (method, site, code, ms, peer): text (an info line of the log; the "
+       "default), json (one JSON object per line on stderr) or off"},
   };
 }
 
@@ -177,6 +180,10 @@ absl::StatusOr<ServerConfig> ServerConfigFromArgs(const cli::ParsedArgs& args, c
   VERTEX_ASSIGN_OR_RETURN(const int64_t drain, args.Int("drain-seconds", kDefaultDrainSeconds, 0, kMaxDrainSeconds));
   config.drain_seconds = static_cast<int>(drain);
   VERTEX_RETURN_IF_ERROR(ReadHttpFlags(args, &config));
+  config.access_log = args.String("access-log", config.access_log);
+  if (config.access_log != "text" && config.access_log != "json" && config.access_log != "off") {
+    return FlagError(args, "access-log", "'" + config.access_log + "' is not text, json or off");
+  }
   return config;
 }
 

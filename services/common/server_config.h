@@ -47,6 +47,9 @@ struct ServerConfig {
   // 127.0.0.1 for a unix: address). The bound port goes to http_port_file
   // when not empty. TLS and the bearer token are the gRPC server's.
   int http_port = -1;
+  // One line per call (gRPC and HTTP alike): "text" (an info line of the
+  // log), "json" (a JSON object per line on stderr) or "off".
+  std::string access_log = "text";
   std::string http_address;
   std::string http_port_file;
 };
@@ -55,7 +58,7 @@ struct ServerConfig {
 // --tls-cert, --tls-key, --tls-ca, --auth-token, --auth-token-file,
 // --log-format, --log-level, --max-message-bytes, --max-memory-bytes,
 // --max-threads, --drain-seconds, --http-port, --http-address,
-// --http-port-file.
+// --http-port-file, --access-log.
 std::vector<cli::FlagSpec> ServerFlagSpecs(const std::string& default_listen);
 
 // The config the server flags in `args` describe, with the files they name

@@ -100,7 +100,8 @@ struct BuiltServer {
   std::vector<std::string> services;  // full names, gRPC's own included
 };
 
-absl::StatusOr<BuiltServer> BuildServer(const ServerConfig& config, const std::vector<grpc::Service*>& services) {
+absl::StatusOr<BuiltServer> BuildServer(const ServerConfig& config, const std::vector<grpc::Service*>& services,
+                                        ServerRunner::Interceptors interceptors) {
   VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials, MakeServerCredentials(config));
   EnableServerPlugins();
   BuiltServer built;
@@ -127,6 +128,7 @@ absl::StatusOr<BuiltServer> BuildServer(const ServerConfig& config, const std::v
   quota.SetMaxThreads(config.max_threads);
   builder.SetResourceQuota(quota);
   builder.SetOption(std::make_unique<ServiceNamesOption>(&built.services));
+  if (!interceptors.empty()) builder.experimental().SetInterceptorCreators(std::move(interceptors));
   for (grpc::Service* service : services) {
     if (service == nullptr) return absl::InvalidArgumentError("ServerRunner::Start: a service is null");
     builder.RegisterService(service);
@@ -150,10 +152,11 @@ absl::Status BlockShutdownSignals() {
 }
 
 absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerConfig& config,
-                                                                  const std::vector<grpc::Service*>& services) {
+                                                                  const std::vector<grpc::Service*>& services,
+                                                                  Interceptors interceptors) {
   const int wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd < 0) return absl::InternalError(std::string("eventfd: ") + std::strerror(errno));
-  absl::StatusOr<BuiltServer> built = BuildServer(config, services);
+  absl::StatusOr<BuiltServer> built = BuildServer(config, services, std::move(interceptors));
   if (!built.ok()) {
     close(wake_fd);
     return built.status();

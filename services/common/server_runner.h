@@ -32,6 +32,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/impl/service_type.h>
 #include <grpcpp/server.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include <atomic>
 #include <functional>
@@ -58,9 +59,12 @@ class ServerRunner {
   // InvalidArgument for inconsistent TLS settings or a null service;
   // Unavailable naming the address when it cannot be listened on (in use,
   // not local, or a certificate/key gRPC rejects); the error of writing
-  // config.port_file (the server is then stopped again).
+  // config.port_file (the server is then stopped again). `interceptors`
+  // (may be empty) see every call, in-process ones included.
+  using Interceptors = std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>;
   static absl::StatusOr<std::unique_ptr<ServerRunner>> Start(const ServerConfig& config,
-                                                             const std::vector<grpc::Service*>& services);
+                                                             const std::vector<grpc::Service*>& services,
+                                                             Interceptors interceptors = {});
 
   ServerRunner(const ServerRunner&) = delete;
   ServerRunner& operator=(const ServerRunner&) = delete;

@@ -4,6 +4,7 @@
 #include "services/common/server_runner.h"
 #include "services/extraction/extraction_service.h"
 #include "services/server/server_main.h"
+#include "services/server/server_metrics.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -38,9 +39,12 @@ absl::Status Run(int argc, char** argv) {
   }));
   util::FifoSemaphore extractions(max_extractions);
   ExtractionServiceImpl service(&engine, &extractions);
+  std::vector<rpc::Collector> collectors = reader->Collectors();
+  collectors.push_back(AdmissionCollector(&extractions));
   absl::Status served = Serve(
       parsed->config, {&service}, nullptr, [&] { reader->Close(); },
-      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::ExtractionService::service_full_name()); });
+      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::ExtractionService::service_full_name()); },
+      collectors);
   if (served.ok()) spdlog::info("{}", DescribeAdmission(extractions));
   return served;
 }

@@ -40,15 +40,20 @@ absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(options.cluster.parse, ParseOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(StoreDir(parsed->args)));
+  VERTEX_ASSIGN_OR_RETURN(WriterStore writer, OpenWriterStore(parsed->args));
+  std::unique_ptr<store::RuleStore>& store = writer.store;
   spdlog::info("rule store {} opened for writing", StoreDir(parsed->args));
   ChangeHub hub;
   workflow::LearningEngine engine(store.get(), options, [&hub](const std::string& site) { hub.Publish(site); });
   LearningServiceImpl service(&engine, &hub, parsed->config.auth_token);
-  return Serve(parsed->config, {&service}, [&hub] { hub.Close(); }, [&] {
-    store.reset();
-    spdlog::info("rule store closed");
-  });
+  return Serve(
+      parsed->config, {&service}, [&hub] { hub.Close(); },
+      [&] {
+        store.reset();
+        writer.kv.reset();
+        spdlog::info("rule store closed");
+      },
+      {}, writer.Collectors());
 }
 
 }  // namespace

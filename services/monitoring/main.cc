@@ -95,7 +95,8 @@ absl::Status Run(int argc, char** argv) {
   MonitoringServiceImpl service(&engine);
   return Serve(
       parsed->config, {&service}, nullptr, [&] { reader->Close(); },
-      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::MonitoringService::service_full_name()); });
+      [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::MonitoringService::service_full_name()); },
+      reader->Collectors());
 }
 
 }  // namespace

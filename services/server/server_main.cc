@@ -15,6 +15,8 @@
 #include "services/common/server_runner.h"
 #include "services/common/logging.h"
 #include "services/http/http_server.h"
+#include "services/server/call_observer.h"
+#include "services/server/server_metrics.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -111,6 +113,21 @@ absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& a
 
 std::string StoreDir(const cli::ParsedArgs& args) { return args.String("store", "vertex-store"); }
 
+absl::StatusOr<WriterStore> OpenWriterStore(const cli::ParsedArgs& args) {
+  WriterStore out;
+  VERTEX_ASSIGN_OR_RETURN(out.kv, store::RocksDbKv::Open(StoreDir(args), store::StoreOptions{}));
+  VERTEX_ASSIGN_OR_RETURN(out.store, store::NewWritableRuleStore(out.kv));
+  return out;
+}
+
+std::vector<rpc::Collector> WriterStore::Collectors() const {
+  return {RuleStoreCollector(store.get()), RocksDbCollector(kv.get())};
+}
+
+std::vector<rpc::Collector> StoreReader::Collectors() const {
+  return {RuleStoreCollector(store_.get()), RocksDbCollector(kv_.get())};
+}
+
 absl::StatusOr<std::shared_ptr<store::RocksDbKv>> OpenReader(const cli::ParsedArgs& args, int wait_seconds) {
   std::string secondary = args.String("secondary-dir", "");
   if (secondary.empty()) {
@@ -187,7 +204,8 @@ void StoreReader::Close() {
 }
 
 absl::StatusOr<std::unique_ptr<http::HttpServer>> StartHttp(const rpc::ServerConfig& config,
-                                                             const rpc::ServerRunner& runner) {
+                                                             const rpc::ServerRunner& runner,
+                                                             const rpc::MetricRegistry& metrics) {
   if (config.http_port < 0) return nullptr;
   http::HttpServerOptions options;
   options.host = config.http_address;
@@ -197,6 +215,7 @@ absl::StatusOr<std::unique_ptr<http::HttpServer>> StartHttp(const rpc::ServerCon
   options.tls_key = config.tls_key;
   options.tls_ca = config.tls_ca;
   options.max_body_bytes = static_cast<size_t>(config.max_message_bytes);
+  options.metrics = [&metrics] { return metrics.Exposition(); };
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> server,
                           http::HttpServer::Start(options, runner.InProcessChannel(), runner.service_names()));
   spdlog::info("HTTP listening on {}/ (JSON API: {}/v1; tls: {}, auth token: {})", server->url(), server->url(),
@@ -206,9 +225,22 @@ absl::StatusOr<std::unique_ptr<http::HttpServer>> StartHttp(const rpc::ServerCon
 
 absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
                    const std::function<void()>& on_shutdown, const std::function<void()>& close,
-                   const std::function<void(rpc::ServerRunner&)>& on_started) {
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner, rpc::ServerRunner::Start(config, services));
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> http, StartHttp(config, *runner));
+                   const std::function<void(rpc::ServerRunner&)>& on_started,
+                   const std::vector<rpc::Collector>& collectors) {
+  rpc::MetricRegistry metrics;
+  CallMetrics calls(metrics, config.access_log == "off"    ? AccessLog::kOff
+                             : config.access_log == "json" ? AccessLog::kJson
+                                                           : AccessLog::kText);
+  metrics.AddCollector([](rpc::MetricWriter& w) {
+    w.Gauge("process_resident_memory_bytes", "Resident memory size in bytes.", {},
+            static_cast<double>(rpc::ResidentBytes()));
+  });
+  for (const rpc::Collector& c : collectors) metrics.AddCollector(c);
+  rpc::ServerRunner::Interceptors interceptors;
+  interceptors.push_back(NewCallObserverFactory(&calls));
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<rpc::ServerRunner> runner,
+                          rpc::ServerRunner::Start(config, services, std::move(interceptors)));
+  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> http, StartHttp(config, *runner, metrics));
   if (on_started) on_started(*runner);
   // HTTP stops accepting when shutdown begins; its requests in flight are
   // gRPC calls, drained (or cancelled) with the others.

@@ -18,6 +18,7 @@
 #include "common/store/rocksdb_kv.h"
 #include "common/store/rule_store.h"
 #include "services/common/flags.h"
+#include "services/common/metrics.h"
 #include "services/common/server_config.h"
 #include "services/common/server_runner.h"
 #include "services/server/readiness.h"
@@ -67,6 +68,18 @@ absl::StatusOr<html::ParseOptions> ParseOptionsFromArgs(const cli::ParsedArgs& a
 // The store directory (--store, default "vertex-store").
 std::string StoreDir(const cli::ParsedArgs& args);
 
+// The store as its writer holds it: the RocksDB engine (for its size in
+// /metrics) and the rule store over it.
+struct WriterStore {
+  std::shared_ptr<store::RocksDbKv> kv;
+  std::unique_ptr<store::RuleStore> store;
+  // The /metrics collectors of the store (server_metrics.h).
+  std::vector<rpc::Collector> Collectors() const;
+};
+// Opens (creating it when missing) --store for writing: OpenRocksDbStore's
+// errors.
+absl::StatusOr<WriterStore> OpenWriterStore(const cli::ParsedArgs& args);
+
 // Opens --store as the reader of another process's store: a RocksDB
 // secondary in --secondary-dir (default: a new temporary directory),
 // waiting up to `wait_seconds` for the writer to create the store.
@@ -96,6 +109,9 @@ class StoreReader {
   // each change. `runner` must outlive Close().
   void PublishReadiness(rpc::ServerRunner& runner, const std::string& service);
   const store::RuleStore* store() const { return store_.get(); }
+  const store::RocksDbKv* kv() const { return kv_.get(); }
+  // The /metrics collectors of the store (server_metrics.h).
+  std::vector<rpc::Collector> Collectors() const;
   // Stops following and closes the store.
   void Close();
 
@@ -113,10 +129,14 @@ class StoreReader {
 // `on_started` (may be empty) runs once the server is up (e.g.
 // StoreReader::PublishReadiness), `on_shutdown` (may be empty) when
 // shutdown begins, `close` after the drain (close the store there).
+// Every call is observed (call_observer.h: metrics, --access-log); GET
+// /metrics on the HTTP port shows those metrics, the process' RSS and what
+// `collectors` write at each scrape (the store's size, rules, admission).
 // Start()'s errors.
 absl::Status Serve(const rpc::ServerConfig& config, const std::vector<grpc::Service*>& services,
                    const std::function<void()>& on_shutdown, const std::function<void()>& close,
-                   const std::function<void(rpc::ServerRunner&)>& on_started = {});
+                   const std::function<void(rpc::ServerRunner&)>& on_started = {},
+                   const std::vector<rpc::Collector>& collectors = {});
 
 // Runs `main_body` and turns an error into a logged message and exit code 1.
 int Main(const std::string& name, const std::function<absl::Status()>& main_body);

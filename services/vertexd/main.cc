@@ -10,6 +10,7 @@
 #include "services/learning/learning_service.h"
 #include "services/monitoring/monitoring_service.h"
 #include "services/server/server_main.h"
+#include "services/server/server_metrics.h"
 #include "spdlog/spdlog.h"
 
 namespace vertex::server {
@@ -48,7 +49,8 @@ absl::Status Run(int argc, char** argv) {
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
   // One fetcher, so its per-host politeness holds across Relearn and Monitor.
   const std::shared_ptr<fetch::Fetcher> fetcher = fetch::NewCurlFetcher(fetch_options);
-  VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<store::RuleStore> store, store::OpenRocksDbStore(StoreDir(parsed->args)));
+  VERTEX_ASSIGN_OR_RETURN(WriterStore writer, OpenWriterStore(parsed->args));
+  std::unique_ptr<store::RuleStore>& store = writer.store;
   spdlog::info("rule store {} opened for writing", StoreDir(parsed->args));
   workflow::ExtractionEngine extraction(store.get(), {parse});
   ChangeHub hub;
@@ -76,10 +78,16 @@ absl::Status Run(int argc, char** argv) {
   ExtractionServiceImpl extraction_service(&extraction, &extractions);
   MonitoringServiceImpl monitoring_service(&monitor_engine);
   const std::vector<grpc::Service*> services = {&learning_service, &extraction_service, &monitoring_service};
-  absl::Status served = Serve(parsed->config, services, [&hub] { hub.Close(); }, [&] {
-    store.reset();
-    spdlog::info("rule store closed");
-  });
+  std::vector<rpc::Collector> collectors = writer.Collectors();
+  collectors.push_back(AdmissionCollector(&extractions));
+  absl::Status served = Serve(
+      parsed->config, services, [&hub] { hub.Close(); },
+      [&] {
+        store.reset();
+        writer.kv.reset();
+        spdlog::info("rule store closed");
+      },
+      {}, collectors);
   if (served.ok()) spdlog::info("{}", DescribeAdmission(extractions));
   return served;
 }

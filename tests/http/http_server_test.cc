@@ -16,6 +16,9 @@
 #include <iterator>
 #include <tuple>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -27,6 +30,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/client/remote_api.h"
+#include "vertex/v1/monitoring.pb.h"
 #include "tests/services/process.h"
 #include "tests/testing/temp_dir.h"
 
@@ -345,6 +349,162 @@ TEST_F(HttpServerTest, StaticPagesAndTheRouteList) {
   httplib::Result long_path = c->Post("/v1/" + std::string(8000, 'a'), "{}", "application/json");
   ASSERT_TRUE(long_path);
   EXPECT_EQ(long_path->status, 404);
+}
+
+// Whether a line of `log` matches `re` (ECMAScript). The log is not
+// printed on failure: it holds a line per call.
+bool HasLine(const std::string& log, const std::string& re) {
+  std::istringstream in(log);
+  const std::regex pattern(re);
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, pattern)) return true;
+  }
+  ADD_FAILURE() << "no log line matches " << re;
+  return false;
+}
+
+// The samples of a /metrics scrape: "name{labels}" -> value.
+std::map<std::string, double> Scrape(httplib::Client& c) {
+  std::map<std::string, double> out;
+  httplib::Result r = c.Get("/metrics");
+  EXPECT_TRUE(r);
+  if (!r) return out;
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+  std::istringstream in(r->body);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t space = line.rfind(' ');
+    out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+  }
+  return out;
+}
+
+double Sum(const std::map<std::string, double>& samples, const std::string& prefix, const std::string& contains = "") {
+  double total = 0;
+  for (const auto& [key, value] : samples) {
+    if (key.rfind(prefix, 0) == 0 && key.find(contains) != std::string::npos) total += value;
+  }
+  return total;
+}
+
+TEST_F(HttpServerTest, MetricsCountHttpAndGrpcCallsAndPages) {
+  ASSERT_FALSE(Learnt().records.empty());
+  auto c = vertexd_->Client();
+  const std::map<std::string, double> before = Scrape(*c);
+  const std::string extract_ok =
+      "grpc_server_handled_total{grpc_type=\"unary\",grpc_service=\"vertex.v1.ExtractionService\",grpc_method="
+      "\"Extract\",grpc_code=\"OK\"}";
+  const std::string rules_missing =
+      "grpc_server_handled_total{grpc_type=\"unary\",grpc_service=\"vertex.v1.LearningService\",grpc_method="
+      "\"ListRules\",grpc_code=\"NOT_FOUND\"}";
+  const std::string extract_seconds =
+      "grpc_server_handling_seconds_count{grpc_type=\"unary\",grpc_service=\"vertex.v1.ExtractionService\","
+      "grpc_method=\"Extract\"}";
+  // 3 pages over HTTP, 1 over gRPC unary, 5 over gRPC's ExtractStream, one failing call.
+  HttpApi http(vertexd_->Client(), kToken);
+  client::ConnectOptions o;
+  o.server = vertexd_->process().address();
+  o.timeout_seconds = 120;
+  auto grpc = client::ConnectExtraction(o).value();
+  std::vector<v1::ExtractRequest> stream;
+  for (int i = 0; i < 9; ++i) {
+    v1::ExtractRequest request;
+    request.set_site("shop");
+    request.set_url(shop_->pages[i].url);
+    request.set_html(shop_->pages[i].bytes);
+    if (i < 3) {
+      ASSERT_TRUE(http.Extract(request).ok());
+    } else if (i == 3) {
+      ASSERT_TRUE(grpc->Extract(request).ok());
+    } else {
+      stream.push_back(request);
+    }
+  }
+  ASSERT_TRUE(grpc->ExtractMany(stream).ok());
+  ASSERT_TRUE(c->Get("/v1/sites/no-such-site/rules"));
+  v1::MonitorRequest monitor;
+  monitor.set_site("shop");
+  for (int i = 0; i < 6; ++i) {
+    v1::Page* p = monitor.add_pages();
+    p->set_url(shop_->pages[i].url);
+    p->set_html(shop_->pages[i].bytes);
+  }
+  absl::StatusOr<v1::MonitorResponse> verdict =
+      http.Rpc<v1::MonitorResponse>("vertex.v1.MonitoringService/Monitor", monitor);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  const std::map<std::string, double> after = Scrape(*c);
+  auto delta = [&](const std::string& key) { return (after.count(key) ? after.at(key) : 0) - (before.count(key) ? before.at(key) : 0); };
+  EXPECT_EQ(delta(extract_ok), 4);
+  EXPECT_EQ(delta(extract_seconds), 4);
+  EXPECT_EQ(delta(rules_missing), 1);
+  EXPECT_EQ(Sum(after, "vertex_extracted_pages_total", "site=\"shop\"") -
+                Sum(before, "vertex_extracted_pages_total", "site=\"shop\""),
+            9);
+  const std::string verdicts = absl::StrCat("vertex_monitor_verdicts_total{site=\"shop\",verdict=\"",
+                                            v1::ClusterVerdict::Verdict_Name(verdict->verdict()), "\"}");
+  EXPECT_EQ(delta(verdicts), 1);
+  EXPECT_EQ(Sum(after, "vertex_monitor_verdicts_total") - Sum(before, "vertex_monitor_verdicts_total"), 1);
+  EXPECT_EQ(Sum(after, "grpc_server_started_total", "ExtractStream") -
+                Sum(before, "grpc_server_started_total", "ExtractStream"),
+            1);
+  // Started and handled agree once no call is in flight (the scrape itself is not a call).
+  EXPECT_EQ(Sum(after, "grpc_server_started_total"), Sum(after, "grpc_server_handled_total"));
+  // Scrape-time gauges: the store and the process.
+  v1::ListRulesRequest list;
+  list.set_site("shop");
+  absl::StatusOr<v1::ListRulesResponse> rules = http.ListRules(list);
+  ASSERT_TRUE(rules.ok());
+  int current = 0;
+  for (const v1::ClusterRules& r : rules->clusters()) current += r.cluster().current_version() > 0;
+  EXPECT_EQ(after.at("vertex_rules_current{site=\"shop\"}"), current);
+  EXPECT_GE(after.at("vertex_rule_versions{site=\"shop\"}"), current);
+  EXPECT_EQ(after.at("vertex_sites"), 1);
+  EXPECT_GT(after.at("process_resident_memory_bytes"), 1e6);
+  EXPECT_TRUE(after.count("vertex_store_sst_bytes"));
+  EXPECT_GT(after.at("vertex_store_live_data_bytes") + after.at("vertex_store_sst_bytes") +
+                after.at("vertex_store_memtable_bytes"),
+            0);
+  EXPECT_EQ(after.at("vertex_extraction_admission_waiting"), 0);
+  EXPECT_EQ(after.at("vertex_extraction_admission_limit"), 0);
+  // The access log (text, the default): one line per call with the site and the HTTP client as peer.
+  const std::string log = vertexd_->process().log();
+  EXPECT_TRUE(HasLine(log, "access vertex.v1.LearningService/ListRules site=no-such-site code=NOT_FOUND ms="));
+  EXPECT_TRUE(HasLine(log, "access vertex.v1.ExtractionService/Extract site=shop code=OK ms=[0-9.]+ "
+                           "peer=http:127.0.0.1:[0-9]+"));
+  EXPECT_TRUE(HasLine(log, "access vertex.v1.ExtractionService/Extract site=shop code=OK ms=[0-9.]+ "
+                           "peer=ipv4:127.0.0.1:[0-9]+"));
+  // One line per stream, not per message.
+  size_t streams = 0;
+  for (size_t at = log.find("access vertex.v1.ExtractionService/ExtractStream"); at != std::string::npos;
+       at = log.find("access vertex.v1.ExtractionService/ExtractStream", at + 1)) {
+    ++streams;
+  }
+  EXPECT_EQ(streams, 1u);
+}
+
+TEST(HttpServerAccessLog, JsonAndOff) {
+  test_support::TempDir dir("http_access_log");
+  {
+    Vertexd json(dir.path(), "json", {"--access-log", "json"});
+    ASSERT_NE(json.http_port(), 0) << json.process().log();
+    auto c = json.Client();
+    ASSERT_TRUE(c->Get("/v1/sites/missing/rules"));
+    httplib::Result made = c->Post("/v1/sites/made", R"({"schema": {"vertical": "v", "attributes": [{"name": "a"}]}})",
+                                   "application/json");
+    ASSERT_TRUE(made);
+    ASSERT_EQ(made->status, 200) << made->body;
+    const std::string log = json.process().log();
+    EXPECT_TRUE(HasLine(log, "^\\{\"ts\":\"[0-9T:.Z-]+\",\"access\":\"vertex.v1.LearningService/ListRules\",\"site\":"
+                             "\"missing\",\"code\":\"NOT_FOUND\",\"ms\":[0-9.]+,\"peer\":\"http:127.0.0.1:[0-9]+\"\\}$"));
+    EXPECT_TRUE(HasLine(log, "^\\{\"ts\":\"[0-9T:.Z-]+\",\"access\":\"vertex.v1.LearningService/RegisterSite\",\"site\":"
+                             "\"made\",\"code\":\"OK\",\"ms\":[0-9.]+,\"peer\":\"http:127.0.0.1:[0-9]+\"\\}$"));
+  }
+  Vertexd off(dir.path(), "off", {"--access-log", "off"});
+  ASSERT_NE(off.http_port(), 0) << off.process().log();
+  ASSERT_TRUE(off.Client()->Get("/v1/sites/missing/rules"));
+  EXPECT_THAT(off.process().log(), ::testing::Not(HasSubstr("access ")));
+  EXPECT_THAT(off.process().log(), ::testing::Not(HasSubstr("\"access\"")));
 }
 
 TEST(HttpServerLimits, ABodyOverTheMessageLimitIs413) {
