@@ -22,6 +22,8 @@
 #   bash deploy/vertex.sh bench scale [SWDE_DIR]        vertexd (the primary) + 3 extraction replicas: load_gen scale
 #                                                       drives N = 1, 2, 3 of them at peak with client-side round
 #                                                       robin; pages/s total and per replica, CPU, spread
+#   bash deploy/vertex.sh bench http [FLAGS]           Extract over the HTTP/JSON face against gRPC unary, same vertexd
+#                                                       and page, alternating: p50/p90/p99 each (--calls N, default 1000)
 #   bash deploy/vertex.sh bench memory                  RSS of vertexd and a replica over 100 sites x 20 clusters
 #                                                       of rules against an empty store; per-page peak memory
 #   bash deploy/vertex.sh bench lxml [SWDE_DIR]         the baseline a Scrapy user has: lxml parse, and parse + 5
@@ -414,6 +416,12 @@ case "$cmd" in
       stop_servers || status=1
       grep -h "extraction admission" "$tmp/capped.log" "$tmp/uncapped.log" || true
       exit "$status"
+    fi
+    if [ "${1:-}" = "http" ]; then
+      # bench http [FLAGS]: Extract over HTTP (POST /v1/extract) against gRPC unary, same vertexd, same
+      # page, alternating (http_latency; FLAGS e.g. --calls 1000 --access-log text).
+      build --target http_latency vertexd
+      exec "$BUILD/bench/http_latency" --vertexd "$BUILD/services/vertexd/vertexd" "${@:2}"
     fi
     build --target parse_bench extract_bench learn_bench monitor_bench xpath_export_bench hostile_bench annotate_bench amber_bench list_extract_bench list_finder_bench list_eval_bench link_discovery_bench list_model_store_bench learn_call_bench
     case "${1:-}" in

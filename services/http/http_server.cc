@@ -158,6 +158,8 @@ void HttpServer::Install() {
                           : std::max(8, 2 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   server_->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   server_->set_payload_max_length(options_.max_body_bytes);
+  // httplib closes a keep-alive connection after 5 requests by default.
+  server_->set_keep_alive_max_count(1000);
   auto handle = [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); };
   // GET and HEAD are routed here, before httplib's own (std::regex) routing;
   // other methods need their body read first, so go through the catch-all

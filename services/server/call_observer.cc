@@ -58,9 +58,12 @@ std::string StringField(const google::protobuf::Message& m, const char* name) {
 
 std::string CodeLabel(int code) { return http::CodeName(static_cast<grpc::StatusCode>(code)); }
 
-// gRPC's interceptor API hands messages as void*: for the synchronous
-// protobuf services here they are generated messages, whose only base is
-// google::protobuf::Message (at offset 0).
+// gRPC's interceptor API hands messages as void*. Only for the methods of
+// the vertex.v1 services, synchronous services generated from protobuf
+// (services/*), are they generated messages, whose only base is
+// google::protobuf::Message (at offset 0); gRPC's own services (health,
+// reflection) may pass raw ByteBuffers, so their messages are not read.
+bool ProtobufMessages(const std::string& method) { return method.rfind("/vertex.v1.", 0) == 0; }
 const google::protobuf::Message* AsMessage(const void* p) { return static_cast<const google::protobuf::Message*>(p); }
 
 class CallObserver final : public grpc::experimental::Interceptor {
@@ -70,6 +73,7 @@ class CallObserver final : public grpc::experimental::Interceptor {
         info_(info),
         method_(info->method()),
         type_(TypeName(info->type())),
+        messages_(ProtobufMessages(method_)),
         start_(std::chrono::steady_clock::now()) {
     metrics_->Started(type_, method_);
   }
@@ -78,11 +82,11 @@ class CallObserver final : public grpc::experimental::Interceptor {
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
       ReadMetadata(*methods->GetRecvInitialMetadata());
     }
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) && !site_read_) {
+    if (messages_ && methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) && !site_read_) {
       if (const void* m = methods->GetRecvMessage(); m != nullptr) site_ = SiteOfRequest(*AsMessage(m));
       site_read_ = true;
     }
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
+    if (messages_ && methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
       if (const void* m = methods->GetSendMessage(); m != nullptr) metrics_->Response(*AsMessage(m));
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
@@ -115,6 +119,7 @@ class CallObserver final : public grpc::experimental::Interceptor {
   CallMetrics* const metrics_;
   grpc::experimental::ServerRpcInfo* const info_;  // valid for the call's life
   const std::string method_, type_;
+  const bool messages_;  // the call's messages are protobuf messages (vertex.v1)
   std::string peer_, site_;
   bool site_read_ = false;
   const std::chrono::steady_clock::time_point start_;

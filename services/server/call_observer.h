@@ -10,7 +10,9 @@
 // client's, from `x-forwarded-for`, for a call through the HTTP face).
 //
 // The site of a call is its first request message's `site` field, else the
-// host of its `url` field (Extract without a site), else "-".
+// host of its `url` field (Extract without a site), else "-". Messages are
+// read for the vertex.v1 services only (gRPC's own health and reflection
+// services are counted and logged, site "-").
 //
 // Thread-safety: CallMetrics is safe from any thread; its counters are
 // atomics found under a reader lock. One CallObserver per call, used by

@@ -1,6 +1,7 @@
 #include "services/server/server_main.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -207,6 +208,10 @@ absl::StatusOr<std::unique_ptr<http::HttpServer>> StartHttp(const rpc::ServerCon
                                                              const rpc::ServerRunner& runner,
                                                              const rpc::MetricRegistry& metrics) {
   if (config.http_port < 0) return nullptr;
+  // A client that hangs up while its HTTPS response is written would
+  // otherwise kill the process: OpenSSL writes with write(2), which raises
+  // SIGPIPE (gRPC and httplib's plain sockets use MSG_NOSIGNAL).
+  signal(SIGPIPE, SIG_IGN);
   http::HttpServerOptions options;
   options.host = config.http_address;
   options.port = config.http_port;

@@ -25,6 +25,8 @@ constexpr char kUsage[] =
     "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
     "when --auth-token is set. With --max-concurrent-extractions N, at most N pages are extracted at\n"
     "once and further Extract calls and stream pages queue, first come, first served (default: no limit).\n"
+    "With --http-port N (default: no HTTP), the same RPCs as HTTP/JSON (GET /v1 lists the routes), GET /metrics\n"
+    "(Prometheus) and the web pages on port N; --access-log text|json|off (default text) logs one line per call.\n"
     "SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n"
     "Sites are clustered with their own settings (RegisterSite, AddSamplePages: pruning threshold,\n"
     "sample rate); --prune-threshold and --sample-rate are the defaults for sites without.\n";

@@ -7,6 +7,8 @@
 // error (404, 405, 400 for bad JSON and unknown fields, 401 without the
 // token, 413, gRPC's NOT_FOUND) comes back as JSON naming the problem;
 // the static pages are served with their type, nosniff and the CSP.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
 #include <httplib.h>
 
 #include <google/protobuf/util/json_util.h>
@@ -30,6 +32,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/client/remote_api.h"
+#include "services/common/health_client.h"
 #include "vertex/v1/monitoring.pb.h"
 #include "tests/services/process.h"
 #include "tests/testing/temp_dir.h"
@@ -290,7 +293,7 @@ TEST_F(HttpServerTest, ErrorsAreJsonWithTheMappedStatus) {
       {"POST", "/v1/rpc/vertex.v1.LearningService/ListRules", "{\"site\": \"shop\", \"colour\": 1}",
        "application/json", false, 400, "INVALID_ARGUMENT", "colour"},
       {"POST", "/v1/sites/shop/learn", "{\"cluster_id\": \"c1\"}", "application/json", false, 401,
-       "UNAUTHENTICATED", "bearer token"},
+       "UNAUTHENTICATED", "missing bearer token"},
       {"GET", "/v1/sites/no-such-site/rules", "", "", false, 404, "NOT_FOUND", "no-such-site"},
       {"GET", "/v1/sites/shop/history?limit=many", "", "", false, 400, "INVALID_ARGUMENT",
        "parameter limit: 'many' is not a uint32"},
@@ -312,6 +315,12 @@ TEST_F(HttpServerTest, ErrorsAreJsonWithTheMappedStatus) {
     EXPECT_THAT(r->body, HasSubstr(absl::StrCat("\"code\": \"", k.code, "\""))) << k.path;
     EXPECT_THAT(r->body, HasSubstr(k.message)) << k.method << " " << k.path;
   }
+  // A wrong token is refused by the gRPC path's check, as over gRPC.
+  httplib::Result bad_token = c->Post("/v1/sites/shop/learn", {{"Authorization", "Bearer not-it"}},
+                                      "{\"cluster_id\": \"c1\"}", "application/json");
+  ASSERT_TRUE(bad_token);
+  EXPECT_EQ(bad_token->status, 401);
+  EXPECT_THAT(bad_token->body, HasSubstr("invalid bearer token"));
   httplib::Result wrong = c->Get("/v1/extract");
   ASSERT_TRUE(wrong);
   EXPECT_EQ(wrong->get_header_value("Allow"), "POST");
@@ -423,6 +432,13 @@ TEST_F(HttpServerTest, MetricsCountHttpAndGrpcCallsAndPages) {
   }
   ASSERT_TRUE(grpc->ExtractMany(stream).ok());
   ASSERT_TRUE(c->Get("/v1/sites/no-such-site/rules"));
+  // gRPC's own health service (ByteBuffer messages, not read): counted, and
+  // the server lives on (regression: reading its messages as protobuf crashed).
+  absl::StatusOr<std::string> health = rpc::CheckHealth(
+      grpc::CreateChannel(vertexd_->process().address(), grpc::InsecureChannelCredentials()), "",
+      std::chrono::system_clock::now() + std::chrono::seconds(10));
+  ASSERT_TRUE(health.ok()) << health.status();
+  EXPECT_EQ(*health, "SERVING");
   v1::MonitorRequest monitor;
   monitor.set_site("shop");
   for (int i = 0; i < 6; ++i) {
@@ -438,6 +454,9 @@ TEST_F(HttpServerTest, MetricsCountHttpAndGrpcCallsAndPages) {
   EXPECT_EQ(delta(extract_ok), 4);
   EXPECT_EQ(delta(extract_seconds), 4);
   EXPECT_EQ(delta(rules_missing), 1);
+  EXPECT_EQ(delta("grpc_server_handled_total{grpc_type=\"unary\",grpc_service=\"grpc.health.v1.Health\",grpc_method="
+                  "\"Check\",grpc_code=\"OK\"}"),
+            1);
   EXPECT_EQ(Sum(after, "vertex_extracted_pages_total", "site=\"shop\"") -
                 Sum(before, "vertex_extracted_pages_total", "site=\"shop\""),
             9);
@@ -507,6 +526,61 @@ TEST(HttpServerAccessLog, JsonAndOff) {
   EXPECT_THAT(off.process().log(), ::testing::Not(HasSubstr("\"access\"")));
 }
 
+// HTTPS with the gRPC server's certificate, and mutual TLS with its CA:
+// certificates made by the openssl CLI at test time.
+class HttpTlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::system("openssl version >/dev/null 2>&1") != 0) GTEST_SKIP() << "the openssl CLI is not installed";
+    // httplib's TLS client writes with OpenSSL: a server hanging up on it
+    // must not kill the test with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN);
+    ASSERT_TRUE(Run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=ca "
+                    "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign "
+                    "-keyout ca.key -out ca.pem"));
+    ASSERT_TRUE(MakeCert("server", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth"));
+    ASSERT_TRUE(MakeCert("client", "extendedKeyUsage=clientAuth"));
+  }
+  bool Run(const std::string& command) {
+    return std::system(("cd '" + dir_.path() + "' && " + command + " >openssl.log 2>&1").c_str()) == 0;
+  }
+  bool MakeCert(const std::string& name, const std::string& extensions) {
+    std::ofstream(dir_.path() + "/" + name + ".ext") << extensions << "\n";
+    return Run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=" + name + " -keyout " +
+               name + ".key -out " + name + ".csr") &&
+           Run("openssl x509 -req -in " + name + ".csr -CA ca.pem -CAkey ca.key -set_serial 7 -days 2 -extfile " +
+               name + ".ext -out " + name + ".pem");
+  }
+  std::string Path(const std::string& name) const { return dir_.path() + "/" + name; }
+  // GET /v1 over HTTPS trusting the test CA, with the client certificate
+  // when `client_cert`; the HTTP status, or -1 when the TLS handshake fails.
+  int GetRoutes(int port, bool client_cert) {
+    httplib::SSLClient c("127.0.0.1", port, client_cert ? Path("client.pem") : "",
+                         client_cert ? Path("client.key") : "");
+    c.set_ca_cert_path(Path("ca.pem").c_str());
+    c.enable_server_certificate_verification(true);
+    c.set_read_timeout(std::chrono::seconds(30));
+    httplib::Result r = c.Get("/v1");
+    return r ? r->status : -1;
+  }
+  test_support::TempDir dir_{"http_tls"};
+};
+
+TEST_F(HttpTlsTest, HttpsWithTheGrpcCertificateAndMutualTls) {
+  Vertexd tls(dir_.path(), "tls", {"--tls-cert", Path("server.pem"), "--tls-key", Path("server.key")});
+  ASSERT_NE(tls.http_port(), 0) << tls.process().log();
+  EXPECT_THAT(tls.process().log(), HasSubstr("HTTP listening on https://127.0.0.1:"));
+  EXPECT_EQ(GetRoutes(tls.http_port(), false), 200);
+  // Plain HTTP to the HTTPS port gets no HTTP answer.
+  httplib::Result plain = tls.Client()->Get("/v1");
+  EXPECT_TRUE(!plain || plain->status != 200);
+  Vertexd mtls(dir_.path(), "mtls",
+               {"--tls-cert", Path("server.pem"), "--tls-key", Path("server.key"), "--tls-ca", Path("ca.pem")});
+  ASSERT_NE(mtls.http_port(), 0) << mtls.process().log();
+  EXPECT_EQ(GetRoutes(mtls.http_port(), true), 200);
+  EXPECT_EQ(GetRoutes(mtls.http_port(), false), -1);
+}
+
 TEST(HttpServerLimits, ABodyOverTheMessageLimitIs413) {
   test_support::TempDir dir("http_limits");
   Vertexd vertexd(dir.path(), "small", {"--max-message-bytes", "4096"});
@@ -529,6 +603,33 @@ std::pair<int, std::string> RunCommand(const std::string& command, const std::st
   const int status = std::system((command + " > " + out + " 2>&1").c_str());
   std::ifstream in(out);
   return {status, std::string(std::istreambuf_iterator<char>(in), {})};
+}
+
+TEST(HttpServerFlags, TheLearningServiceServesItsOwnRoutesOnly) {
+  test_support::TempDir dir("http_learning");
+  const std::string port_file = dir.path() + "/learning.http";
+  ServerProcess learning(VERTEX_LEARNING_BIN,
+                         {"--store", dir.path() + "/store", "--http-port", "0", "--http-port-file", port_file},
+                         dir.path(), "learning");
+  ASSERT_NE(learning.port(), 0) << learning.log();
+  int port = 0;
+  for (int i = 0; i < 100 && port == 0; ++i) {
+    std::ifstream in(port_file);
+    if (!(in >> port)) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_NE(port, 0) << learning.log();
+  httplib::Client c("127.0.0.1", port);
+  httplib::Result routes = c.Get("/v1");
+  ASSERT_TRUE(routes);
+  EXPECT_THAT(routes->body, HasSubstr("\"/v1/sites/{site}/learn\""));
+  EXPECT_THAT(routes->body, ::testing::Not(HasSubstr("/v1/extract")));
+  EXPECT_THAT(routes->body, ::testing::Not(HasSubstr("MonitoringService")));
+  httplib::Result extract = c.Post("/v1/extract", "{}", "application/json");
+  ASSERT_TRUE(extract);
+  EXPECT_EQ(extract->status, 404);
+  httplib::Result metrics = c.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_THAT(metrics->body, HasSubstr("vertex_store_sst_bytes"));
 }
 
 TEST(HttpServerFlags, HelpSaysHttpIsOffByDefault) {

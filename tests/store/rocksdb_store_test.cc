@@ -127,6 +127,21 @@ TEST(RocksDbStoreTest, OpenCreatesEveryColumnFamilyAndTheFormatMarker) {
   EXPECT_EQ((*kv)->NewReader()->Get(Family::kMeta, kFormatKey).value(), std::string(kFormatMarker));
 }
 
+TEST(RocksDbStoreTest, IntPropertiesSumTheColumnFamilies) {
+  TempDir dir("properties");
+  auto kv = RocksDbKv::Open(dir.path() + "/store", {});
+  ASSERT_TRUE(kv.ok()) << kv.status();
+  const uint64_t empty = (*kv)->IntProperty("rocksdb.cur-size-all-mem-tables").value();
+  KvBatch batch;
+  batch.Put(Family::kMeta, "k", std::string(100000, 'x'));
+  ASSERT_TRUE((*kv)->Write(batch).ok());
+  EXPECT_GE((*kv)->IntProperty("rocksdb.cur-size-all-mem-tables").value(), empty + 100000);
+  EXPECT_TRUE((*kv)->IntProperty("rocksdb.total-sst-files-size").ok());
+  const absl::Status unknown = (*kv)->IntProperty("rocksdb.no-such-property").status();
+  EXPECT_EQ(unknown.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(unknown.message()), ::testing::HasSubstr("rocksdb.no-such-property"));
+}
+
 TEST(RocksDbStoreTest, BadDirectoriesAreErrorsNamingThePath) {
   TempDir dir("paths");
   fs::create_directories(dir.path());
