@@ -158,6 +158,9 @@ void HttpServer::Install() {
                           : std::max(8, 2 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   server_->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   server_->set_payload_max_length(options_.max_body_bytes);
+  // Responses go out at once: with Nagle's algorithm, a response written in
+  // two parts waits for the client's delayed ACK (~40 ms per call).
+  server_->set_tcp_nodelay(true);
   // httplib closes a keep-alive connection after 5 requests by default.
   server_->set_keep_alive_max_count(1000);
   auto handle = [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); };
