@@ -7,9 +7,12 @@
 // schema, 17 attributes, and business schema, 7 attributes, each its own
 // site over the same 1,100 pages). Per site: RegisterSite, AddSamplePages
 // (the server clusters), GetAnnotationTasks on the most important cluster
-// whose task pages the ground truth knows; its first 3 task pages are
-// annotated from the truth (workflow::AnnotateFromTruth, as the simulated
-// editor does). Then, per k = 1, 2, 3 annotated pages, Learn with those
+// with 3 pages the ground truth knows: its task pages first, then (when
+// Algorithm 2's sample of a uniform cluster holds fewer than 3 pages, as
+// the demo's 100 store pages' does: 2) its other members in sample order
+// (LocatePages); each is annotated from the truth (workflow::
+// AnnotateFromTruth, as the simulated editor does). Then, per k = 1, 2, 3
+// annotated pages, Learn with those
 // annotations (replace: every call learns from the same input), timed
 // --runs times per variant, the variants interleaved:
 //   engine, no cache   LearningEngineOptions.page_cache_bytes = 0 (before)
@@ -30,12 +33,16 @@
 //
 // Prints a table per site, then one line "JSON {...}".
 // Flags: --runs=N (default 3), --sites=swde,product,business, --cache-only
-// (only the cached engine: for profiling).
+// (only the cached engine: for profiling), --rules-out=DIR (writes the
+// rule each k learns, serialised as compared, to DIR/<site>_k<k>.rule: two
+// builds' rules can then be compared byte for byte).
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -119,18 +126,33 @@ absl::StatusOr<std::vector<v1::Annotation>> AnnotatePage(const SiteInput& in, co
   return out;
 }
 
-// The cluster to learn and the annotations of its first 3 known task pages
-// (per page).
+// The cluster to learn and the annotations of its first 3 known pages (per
+// page): task pages first, then other members.
 struct Target {
   std::string cluster_id;
   size_t cluster_pages = 0;
   std::vector<std::vector<v1::Annotation>> pages;
+  size_t task_pages = 0;  // of `pages`, those GetAnnotationTasks named
 };
+
+// Adds the truth's annotations of the page at `url` (when it knows it and
+// the page is not in `used`) to `t`, up to 3 pages.
+absl::Status AddKnownPage(const SiteInput& in, const std::map<std::string, const workflow::ClientPage*>& by_url,
+                          const std::string& url, html::Parser& parser, std::set<std::string>* used, Target* t) {
+  auto page = by_url.find(url);
+  if (page == by_url.end() || t->pages.size() == 3 || !used->insert(url).second) return absl::OkStatus();
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Annotation> a, AnnotatePage(in, *page->second, parser));
+  if (!a.empty()) t->pages.push_back(std::move(a));
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Target> PickTarget(workflow::LearningApi& api, const SiteInput& in,
                                   const v1::AddSamplePagesResponse& added) {
   std::map<std::string, const workflow::ClientPage*> by_url;
   for (const workflow::ClientPage& p : in.pages) by_url[p.url] = &p;
+  v1::LocatePagesRequest locate;
+  locate.set_site(in.name);
+  VERTEX_ASSIGN_OR_RETURN(const v1::LocatePagesResponse located, api.LocatePages(locate));
   html::Parser parser;
   for (const v1::ClusterSummary& c : added.clusters()) {
     v1::GetAnnotationTasksRequest ask;
@@ -141,15 +163,18 @@ absl::StatusOr<Target> PickTarget(workflow::LearningApi& api, const SiteInput& i
     Target t;
     t.cluster_id = c.cluster_id();
     t.cluster_pages = c.pages() + c.attached_pages();
+    std::set<std::string> used;
     for (const v1::AnnotationTask& task : tasks.tasks()) {
-      auto page = by_url.find(task.url());
-      if (page == by_url.end() || t.pages.size() == 3) continue;
-      VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Annotation> a, AnnotatePage(in, *page->second, parser));
-      if (!a.empty()) t.pages.push_back(std::move(a));
+      VERTEX_RETURN_IF_ERROR(AddKnownPage(in, by_url, task.url(), parser, &used, &t));
+    }
+    t.task_pages = t.pages.size();
+    for (const v1::PageLocation& p : located.pages()) {
+      if (p.how() != "member" || p.cluster_id() != c.cluster_id()) continue;
+      VERTEX_RETURN_IF_ERROR(AddKnownPage(in, by_url, p.url(), parser, &used, &t));
     }
     if (t.pages.size() == 3) return t;
   }
-  return absl::FailedPreconditionError("no cluster of " + in.name + " has 3 task pages the truth knows");
+  return absl::FailedPreconditionError("no cluster of " + in.name + " has 3 member pages the truth knows");
 }
 
 v1::LearnRequest RequestFor(const SiteInput& in, const Target& t, size_t k) {
@@ -175,7 +200,9 @@ const char* const kVariantNames[kVariants] = {"engine, no cache", "engine, cache
 
 struct SiteReport {
   std::string name;
-  size_t attributes = 0, cluster_pages = 0;
+  size_t attributes = 0, cluster_pages = 0, task_pages = 0;
+  // Per k, the rule the cached engine learnt (RuleBytes).
+  std::vector<std::string> rules;
   double add_pages_ms = 0, first_cached_ms = 0;
   // [k-1][variant] -> wall ms, CPU ms per run.
   std::vector<std::vector<std::vector<double>>> ms, cpu;
@@ -229,6 +256,8 @@ absl::StatusOr<SiteReport> RunSite(const SiteInput& in, int runs, bool cache_onl
   report.add_pages_ms = Ms(start);
   VERTEX_ASSIGN_OR_RETURN(const Target target, PickTarget(off, in, added));
   report.cluster_pages = target.cluster_pages;
+  report.task_pages = target.task_pages;
+  report.rules.assign(3, "");
   workflow::LearningApi* apis[kVariants] = {&off, &on, off_server->client.get(), on_server->client.get(), &all};
   // Warm-up: rule transfer merges clusters on the first DONE; the caches fill.
   if (!cache_only) VERTEX_RETURN_IF_ERROR(off.Learn(RequestFor(in, target, 3)).status());
@@ -251,6 +280,7 @@ absl::StatusOr<SiteReport> RunSite(const SiteInput& in, int runs, bool cache_onl
         report.ms[k - 1][v].push_back(Ms(start));
         rules[v] = RuleBytes(response.rule());
       }
+      if (r == 0) report.rules[k - 1] = rules[1];
       for (int v = 1; v < kCheckAll && !cache_only; ++v) report.rules_equal &= rules[v] == rules[0];
       if (!cache_only) report.check_sample_rules_equal &= rules[kCheckAll] == rules[1];
     }
@@ -276,10 +306,11 @@ void PrintTable(const char* what, const std::vector<std::vector<std::vector<doub
 }
 
 void Print(const SiteReport& r) {
-  std::printf("\nsite %s: %zu attributes, learnt cluster of %zu pages; AddSamplePages %.0f ms; first Learn with "
+  std::printf("\nsite %s: %zu attributes, learnt cluster of %zu pages (%zu of the 3 annotated pages task pages); "
+              "AddSamplePages %.0f ms; first Learn with "
               "an empty cache %.0f ms; rules equal with and without cache: %s; with the check sample and with "
               "the check of every page: %s\n",
-              r.name.c_str(), r.attributes, r.cluster_pages, r.add_pages_ms, r.first_cached_ms,
+              r.name.c_str(), r.attributes, r.cluster_pages, r.task_pages, r.add_pages_ms, r.first_cached_ms,
               r.rules_equal ? "yes" : "NO", r.check_sample_rules_equal ? "yes" : "NO");
   PrintTable("wall, annotated", r.ms);
   PrintTable("CPU, annotated", r.cpu);
@@ -343,8 +374,20 @@ absl::StatusOr<std::vector<SiteInput>> LoadSites(const std::string& which, const
   return out;
 }
 
+// Writes each k's rule to dir/<site>_k<k>.rule.
+absl::Status WriteRules(const std::string& dir, const SiteReport& r) {
+  fs::create_directories(dir);
+  for (size_t k = 0; k < r.rules.size(); ++k) {
+    const std::string path = absl::StrCat(dir, "/", r.name, "_k", k + 1, ".rule");
+    std::ofstream out(path, std::ios::binary);
+    out << r.rules[k];
+    if (!out.flush()) return absl::InternalError("--rules-out: cannot write " + path);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Run(int argc, char** argv) {
-  VERTEX_ASSIGN_OR_RETURN(auto flags, ParseBenchFlags(argc, argv, {"runs", "sites", "cache-only"}));
+  VERTEX_ASSIGN_OR_RETURN(auto flags, ParseBenchFlags(argc, argv, {"runs", "sites", "cache-only", "rules-out"}));
   VERTEX_ASSIGN_OR_RETURN(const int runs, PositiveFlag(flags, "runs", 3));
   const std::string which = flags.count("sites") ? flags["sites"] : "swde,product,business";
   TempDir demo((fs::temp_directory_path() / absl::StrCat("vertex_learn_call_demo_", getpid())).string());
@@ -355,6 +398,7 @@ absl::Status Run(int argc, char** argv) {
     VERTEX_ASSIGN_OR_RETURN(SiteReport r, RunSite(in, runs, flags.count("cache-only") > 0));
     Print(r);
     std::fflush(stdout);
+    if (flags.count("rules-out")) VERTEX_RETURN_IF_ERROR(WriteRules(flags["rules-out"], r));
     reports.push_back(std::move(r));
   }
   std::printf("JSON %s\n", Json(reports).c_str());
