@@ -344,6 +344,8 @@ struct AttributeContext {
   const v1::AttributeSchema& attr;
   const RuleLearnInput& input;
   const RuleLearnOptions& options;
+  // Algorithm 3's work on input.pages, shared by the attributes.
+  const SampleIndex& sample;
 };
 
 // Trains the classifier for an imprecise rXPath; kLearntClassifier, or the
@@ -684,7 +686,7 @@ absl::StatusOr<AttributeDiagnostic> LearnAttribute(const AttributeContext& c,
   xo.multi_valued = c.attr.multi_valued();
   xo.refused_anchor_texts = AnnotatedValues(c.input);
   xo.value_filter = ValueFilter(c, *reader);
-  absl::StatusOr<LearnedXPath> learned = LearnXPath(pages, xo);
+  absl::StatusOr<LearnedXPath> learned = LearnXPath(pages, xo, &c.sample);
   if (!learned.ok()) {
     d.code = DiagnosticCode::kNoRecallOneXPath;
     d.message = std::string(learned.status().message());
@@ -785,12 +787,12 @@ struct AttributeOutcome {
 };
 
 AttributeOutcome LearnOne(const schema::CompiledSchema& schema, size_t i, const RuleLearnInput& input,
-                          const RuleLearnOptions& options) {
+                          const RuleLearnOptions& options, const SampleIndex& sample) {
   std::vector<const AttributeAnnotation*> anns;
   for (const AttributeAnnotation& a : input.annotations) {
     if (a.attribute == schema.attribute(i).name()) anns.push_back(&a);
   }
-  const AttributeContext c{schema, i, schema.attribute(i), input, options};
+  const AttributeContext c{schema, i, schema.attribute(i), input, options, sample};
   AttributeOutcome out;
   out.diagnostic = LearnAttribute(c, anns, &out.rule, &out.alternatives);
   return out;
@@ -802,11 +804,13 @@ absl::StatusOr<RuleLearnResult> LearnRule(const schema::CompiledSchema& schema, 
                                           const RuleLearnOptions& options) {
   if (absl::Status s = ValidateAnnotations(schema, input); !s.ok()) return s;
   // Attributes are independent: learnt on several threads (pages are
-  // immutable), merged in schema order as one thread would.
+  // immutable), merged in schema order as one thread would. What Algorithm 3
+  // derives from the pages alone is shared (SampleIndex).
   std::vector<AttributeOutcome> outcomes(schema.size());
+  const SampleIndex sample(input.pages);
   std::atomic<size_t> next{0};
   const auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < outcomes.size();) outcomes[i] = LearnOne(schema, i, input, options);
+    for (size_t i; (i = next.fetch_add(1)) < outcomes.size();) outcomes[i] = LearnOne(schema, i, input, options, sample);
   };
   const size_t cores = std::max(1u, std::thread::hardware_concurrency());
   const size_t threads = std::min(options.threads > 0 ? static_cast<size_t>(options.threads) : cores, outcomes.size());

@@ -4,12 +4,16 @@
 #include <bit>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "common/html/document_order.h"
 #include "common/html/text.h"
 #include "common/html/xpath.h"
@@ -60,13 +64,33 @@ bool IsInside(html::Node node, html::Node container) {
   return false;
 }
 
-struct Universe {
+// The candidate nodes of the sample pages of one node type (non-blank text
+// nodes, or elements), whatever the attribute: built once per SampleIndex.
+struct NodeSet {
   // One anchor memo per page, shared by the page's candidates: a memo per
   // candidate would walk to the nearest text afresh for each (and allocate
   // its maps), the learner's largest cost after the feature tests.
   std::vector<std::unique_ptr<rule::AnchorMemo>> memos;
+  // Each candidate's anchors (and a text node's text) are computed when the
+  // set is built: afterwards the Candidates are only read, from the threads
+  // learning attributes. (An element's own text is never asked.)
   std::vector<rule::Candidate> candidates;
   std::vector<size_t> page_begin;  // candidates of page p: [page_begin[p], page_begin[p+1])
+  size_t words = 0;
+  // Text candidates whose text is on every sample page (PageTexts), when
+  // there are 2 pages or more: not values (see TemplateValues).
+  std::vector<uint64_t> template_text;
+};
+
+// The candidates as one attribute sees them.
+struct Universe {
+  explicit Universe(const NodeSet& set)
+      : nodes(set), candidates(set.candidates), page_begin(set.page_begin), words(set.words) {}
+
+  const NodeSet& nodes;
+  const std::vector<rule::Candidate>& candidates;
+  const std::vector<size_t>& page_begin;
+  size_t words;
   Bits positive, annotated;
   // Candidates that can hold a value (XPathLearnOptions::value_filter).
   Bits valid;
@@ -77,7 +101,6 @@ struct Universe {
   // (ExamplePage::partial): inside the positives' lowest common ancestor
   // (the list goes on there: `tail`) or outside it (`spill`).
   Bits tail, spill;
-  size_t words = 0;
 };
 
 void Set(Bits* b, size_t i) { (*b)[i / 64] |= uint64_t{1} << (i % 64); }
@@ -103,38 +126,87 @@ struct Score {
   bool precise = false;
 };
 
-struct Evaluator {
-  const Universe& u;
-  const std::vector<ExamplePage>& pages;
-  bool multi_valued;
+// The words of `b` that are not zero.
+std::vector<size_t> NonZeroWords(const Bits& b) {
+  std::vector<size_t> out;
+  for (size_t w = 0; w < b.size(); ++w) {
+    if (b[w] != 0) out.push_back(w);
+  }
+  return out;
+}
+
+size_t CountAndAt(const Bits& a, const Bits& b, const std::vector<size_t>& words) {
+  size_t n = 0;
+  for (size_t w : words) n += std::popcount(a[w] & b[w]);
+  return n;
+}
+
+// The bits [begin, end) of word `w`, as a mask.
+uint64_t RangeMask(size_t w, size_t begin, size_t end) {
+  const size_t lo = std::max(begin, w * 64) - w * 64, hi = std::min(end, w * 64 + 64) - w * 64;
+  if (hi <= lo) return 0;
+  const uint64_t upto = hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1;
+  return upto & ~((uint64_t{1} << lo) - 1);
+}
+
+// Scores feature sets' selections. Word at a time; the constants of the
+// universe (its positives, the annotated pages' words, whether any page is
+// partial) computed once.
+class Evaluator {
+ public:
+  Evaluator(const Universe& u, const std::vector<ExamplePage>& pages, bool multi_valued)
+      : u_(u), pages_(pages), multi_valued_(multi_valued), positive_words_(NonZeroWords(u.positive)),
+        annotated_words_(NonZeroWords(u.annotated)), positives_(CountAndAt(u.positive, u.positive, positive_words_)),
+        partial_(!NonZeroWords(u.tail).empty() || !NonZeroWords(u.spill).empty()) {}
 
   Score Evaluate(const Bits& sel, int distance) const {
     Score s;
     s.distance = distance;
-    const size_t pos = CountAnd(sel, u.positive);
-    s.recall1 = pos == CountAnd(u.positive, u.positive);
-    const size_t chosen = CountAnd(sel, u.annotated);
+    const size_t pos = CountAndAt(sel, u_.positive, positive_words_);
+    s.recall1 = pos == positives_;
+    const size_t chosen = CountAndAt(sel, u_.annotated, annotated_words_);
     s.precision = chosen ? static_cast<double>(pos) / chosen : 0;
     size_t unannotated = 0, supported = 0;
     bool many = false;
-    for (size_t p = 0; p < pages.size(); ++p) {
-      if (pages[p].annotated) continue;
+    for (size_t p = 0; p < pages_.size(); ++p) {
+      if (pages_[p].annotated) continue;
       ++unannotated;
-      size_t hits = 0;
-      bool supporting = false;
-      for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1] && hits < 2; ++i) {
-        hits += Test(sel, i) && Test(u.valid, i);
-        supporting |= Test(sel, i) && Test(u.supporting, i);
-      }
+      const auto [hits, supporting] = FirstHits(sel, u_.page_begin[p], u_.page_begin[p + 1]);
       supported += supporting;
       many |= hits > 1;
     }
     s.support = unannotated ? static_cast<double>(supported) / unannotated : 0;
-    s.tail = CountAnd(sel, u.tail);
-    s.spill = CountAnd(sel, u.spill);
-    s.precise = s.recall1 && pos == chosen && (multi_valued || !many);
+    if (partial_) {
+      s.tail = CountAnd(sel, u_.tail);
+      s.spill = CountAnd(sel, u_.spill);
+    }
+    s.precise = s.recall1 && pos == chosen && (multi_valued_ || !many);
     return s;
   }
+
+ private:
+  // Of the selected valid candidates in [begin, end): how many, counting up
+  // to 2, and whether the first two hold a supporting one (supporting
+  // candidates are valid; the count stops at the second, as a page with two
+  // is ambiguous whatever follows).
+  std::pair<size_t, bool> FirstHits(const Bits& sel, size_t begin, size_t end) const {
+    size_t hits = 0;
+    bool supporting = false;
+    for (size_t w = begin / 64; w * 64 < end && hits < 2; ++w) {
+      for (uint64_t x = sel[w] & u_.valid[w] & RangeMask(w, begin, end); x != 0 && hits < 2; x &= x - 1) {
+        ++hits;
+        supporting |= (u_.supporting[w] & x & (~x + 1)) != 0;
+      }
+    }
+    return {hits, supporting};
+  }
+
+  const Universe& u_;
+  const std::vector<ExamplePage>& pages_;
+  bool multi_valued_;
+  std::vector<size_t> positive_words_, annotated_words_;
+  size_t positives_;
+  bool partial_;
 };
 
 Bits And(const std::vector<const Bits*>& parts, size_t words) {
@@ -203,8 +275,8 @@ int Fragility(const rule::Feature& f, bool long_anchor) {
 // learner receives counts, annotated or not.
 class PageTexts {
  public:
-  explicit PageTexts(const std::vector<ExamplePage>& pages) : pages_(pages.size()) {
-    for (const ExamplePage& p : pages) CountPage(*p.page);
+  explicit PageTexts(const std::vector<const html::Page*>& pages) : pages_(pages.size()) {
+    for (const html::Page* p : pages) CountPage(*p);
   }
 
   size_t pages() const { return pages_; }
@@ -293,18 +365,46 @@ class AnchorFilter {
 // some pages only ("Sale" after the value here, after the menu's "Catalog"
 // there) then gets no support from the template text it selects, and
 // loses to a rule that finds a value on every page.
-Bits TemplateValues(const Universe& u, const PageTexts& texts) {
+Bits TemplateValues(const Universe& u) {
   Bits out = u.valid;
-  const size_t n = texts.pages();
-  if (n < 2) return out;
-  const auto is_template = [&](size_t i) {
-    return u.candidates[i].node().is_text() && texts.PagesWith(u.candidates[i].text()) == n;
-  };
-  for (size_t i = 0; i < u.candidates.size(); ++i) {
-    if (Test(u.positive, i) && is_template(i)) return out;
+  const Bits& template_text = u.nodes.template_text;
+  for (size_t w = 0; w < u.words; ++w) {
+    if (u.positive[w] & template_text[w]) return out;
   }
-  for (size_t i = 0; i < u.candidates.size(); ++i) {
-    if (is_template(i)) out[i / 64] &= ~(uint64_t{1} << (i % 64));
+  for (size_t w = 0; w < u.words; ++w) out[w] &= ~template_text[w];
+  return out;
+}
+
+// C_{k+1} (Apriori's join) from the kept k-sets: for each kept set a, in
+// order, each later kept set b with the same first k-1 features, joined,
+// when every k-subset of the join is kept; in that order, at most `cap`
+// (then `*cap_hit`). Sets sharing a prefix are grouped first: comparing
+// every pair was quadratic in the kept sets.
+std::vector<std::vector<int>> JoinLevel(const std::vector<std::vector<int>>& kept, size_t cap, bool* cap_hit) {
+  absl::flat_hash_set<std::vector<int>> kept_set(kept.begin(), kept.end());
+  absl::flat_hash_map<std::vector<int>, std::vector<size_t>> by_prefix;
+  for (size_t a = 0; a < kept.size(); ++a) by_prefix[std::vector<int>(kept[a].begin(), kept[a].end() - 1)].push_back(a);
+  std::vector<std::vector<int>> out;
+  std::vector<int> sub;
+  for (size_t a = 0; a < kept.size() && !*cap_hit; ++a) {
+    const std::vector<size_t>& group = by_prefix[std::vector<int>(kept[a].begin(), kept[a].end() - 1)];
+    for (auto b = std::upper_bound(group.begin(), group.end(), a); b != group.end(); ++b) {
+      std::vector<int> joined = kept[a];
+      joined.push_back(kept[*b].back());
+      std::sort(joined.begin(), joined.end());
+      bool all_in = true;
+      for (size_t drop = 0; drop < joined.size() && all_in; ++drop) {
+        sub = joined;
+        sub.erase(sub.begin() + static_cast<std::ptrdiff_t>(drop));
+        all_in = kept_set.contains(sub);
+      }
+      if (!all_in) continue;
+      out.push_back(std::move(joined));
+      if (out.size() >= cap) {
+        *cap_hit = true;
+        break;
+      }
+    }
   }
   return out;
 }
@@ -317,7 +417,7 @@ struct PreciseSet {
 
 // The best precise sets other than `chosen` whose selection differs.
 std::vector<std::vector<rule::Feature>> Alternatives(std::vector<PreciseSet> sets, const std::vector<int>& chosen,
-                                               const Bits& selected, const std::vector<Bits>& feature_bits,
+                                               const Bits& selected, const std::vector<const Bits*>& feature_bits,
                                                const std::vector<rule::Feature>& features, size_t words, size_t max) {
   std::stable_sort(sets.begin(), sets.end(), [](const PreciseSet& a, const PreciseSet& b) {
     return std::make_tuple(-a.score.support, a.score.spill, -static_cast<double>(a.score.tail), a.score.distance,
@@ -331,7 +431,7 @@ std::vector<std::vector<rule::Feature>> Alternatives(std::vector<PreciseSet> set
     if (out.size() >= max) break;
     if (p.set == chosen) continue;
     std::vector<const Bits*> parts;
-    for (int f : p.set) parts.push_back(&feature_bits[f]);
+    for (int f : p.set) parts.push_back(feature_bits[f]);
     Bits bits = And(parts, words);
     if (std::find(seen.begin(), seen.end(), bits) != seen.end()) continue;
     seen.push_back(std::move(bits));
@@ -381,6 +481,95 @@ std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& 
   return out;
 }
 
+// ---- SampleIndex ----
+
+struct SampleIndex::Impl {
+  explicit Impl(std::vector<const html::Page*> p) : pages(std::move(p)) {}
+
+  const PageTexts& Texts() {
+    std::call_once(texts_once, [&] { texts.emplace(pages); });
+    return *texts;
+  }
+
+  // The candidates of one node type, built on first use.
+  const NodeSet& Nodes(bool text_nodes) {
+    Slot& slot = slots[text_nodes];
+    std::call_once(slot.once, [&] { Build(text_nodes, &slot.nodes); });
+    return slot.nodes;
+  }
+
+  // Feature `f` on every candidate of Nodes(text_nodes) (which must have
+  // been built), computed once per index: the two passes of LearnXPath and
+  // the attributes share their features' bitsets.
+  const Bits& FeatureBits(bool text_nodes, const rule::Feature& f) {
+    Slot& slot = slots[text_nodes];
+    const std::string key = FeatureKey(f);
+    {
+      absl::MutexLock lock(&slot.mu);
+      if (auto it = slot.bits.find(key); it != slot.bits.end()) return *it->second;
+    }
+    auto bits = std::make_unique<Bits>(slot.nodes.words, 0);
+    for (size_t i = 0; i < slot.nodes.candidates.size(); ++i) {
+      if (slot.nodes.candidates[i].Holds(f)) Set(bits.get(), i);
+    }
+    absl::MutexLock lock(&slot.mu);
+    return *slot.bits.try_emplace(key, std::move(bits)).first->second;
+  }
+
+  const std::vector<const html::Page*> pages;
+
+ private:
+  struct Slot {
+    std::once_flag once;
+    NodeSet nodes;
+    absl::Mutex mu;
+    absl::flat_hash_map<std::string, std::unique_ptr<const Bits>> bits ABSL_GUARDED_BY(mu);
+  };
+
+  static std::string FeatureKey(const rule::Feature& f) {
+    std::string key = {static_cast<char>(f.kind), static_cast<char>(f.level), static_cast<char>(f.index)};
+    for (const std::string& v : f.values) absl::StrAppend(&key, v.size(), ":", v);
+    return key;
+  }
+
+  void Build(bool text_nodes, NodeSet* set) {
+    for (const html::Page* page : pages) {
+      set->page_begin.push_back(set->candidates.size());
+      set->memos.push_back(std::make_unique<rule::AnchorMemo>());
+      for (html::Node n : CandidateNodes(*page, text_nodes)) {
+        const rule::Candidate& c = set->candidates.emplace_back(n, set->memos.back().get());
+        c.left();
+        c.right();
+        if (text_nodes) c.text();
+      }
+    }
+    set->page_begin.push_back(set->candidates.size());
+    set->words = (set->candidates.size() + 63) / 64;
+    set->template_text.assign(set->words, 0);
+    const size_t n = Texts().pages();
+    if (!text_nodes || n < 2) return;
+    for (size_t i = 0; i < set->candidates.size(); ++i) {
+      if (Texts().PagesWith(set->candidates[i].text()) == n) Set(&set->template_text, i);
+    }
+  }
+
+  std::once_flag texts_once;
+  std::optional<PageTexts> texts;
+  Slot slots[2];  // [text_nodes]
+};
+
+SampleIndex::SampleIndex(std::vector<const html::Page*> pages) : impl_(std::make_unique<Impl>(std::move(pages))) {}
+
+SampleIndex::~SampleIndex() = default;
+
+bool SampleIndex::Indexes(const std::vector<ExamplePage>& pages) const {
+  if (pages.size() != impl_->pages.size()) return false;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    if (pages[p].page != impl_->pages[p]) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // The alternatives of the rule learnt with all admissible anchors (`loose`,
@@ -401,90 +590,103 @@ std::vector<std::vector<rule::Feature>> MergeAlternatives(const LearnedXPath& st
   return out;
 }
 
-// Algorithm 3 over the anchors `texts` admits (AnchorFilter). Sets
-// `*template_refused` when template admission left out an anchor that the
-// refusal of annotated values alone would keep.
-absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options,
-                                            const PageTexts& page_texts, bool template_only, bool* template_refused) {
-  // Positives and their node type.
+// What the two passes of LearnXPath share: the positives, their node type
+// and the universe of candidates as the attribute sees them.
+struct Prepared {
   std::vector<rule::Candidate> positive_candidates;
-  std::vector<size_t> page_of;
-  int texts = 0, elements = 0;
-  for (size_t p = 0; p < pages.size(); ++p) {
-    for (html::Node n : pages[p].positives) {
-      (n.is_text() ? texts : elements)++;
-      positive_candidates.emplace_back(n);
-      page_of.push_back(p);
-    }
-  }
-  if (positive_candidates.empty()) return absl::InvalidArgumentError("no annotated node to learn from");
-  if (texts && elements) return absl::InvalidArgumentError("annotated nodes mix text nodes and elements");
-  const bool text_nodes = texts > 0;
-
-  // The universe of candidate nodes, page by page.
-  Universe u;
+  std::vector<size_t> page_of;  // the page of each positive
   std::vector<html::Node> all_positive;
-  for (const ExamplePage& p : pages) all_positive.insert(all_positive.end(), p.positives.begin(), p.positives.end());
-  for (const ExamplePage& p : pages) {
-    u.page_begin.push_back(u.candidates.size());
-    u.memos.push_back(std::make_unique<rule::AnchorMemo>());
-    for (html::Node n : CandidateNodes(*p.page, text_nodes)) u.candidates.emplace_back(n, u.memos.back().get());
-  }
-  u.page_begin.push_back(u.candidates.size());
-  u.words = (u.candidates.size() + 63) / 64;
-  u.positive.assign(u.words, 0);
-  u.annotated.assign(u.words, 0);
-  u.valid.assign(u.words, 0);
-  u.tail.assign(u.words, 0);
-  u.spill.assign(u.words, 0);
+  bool text_nodes = false;
+  std::optional<Universe> u;
+};
+
+// The universe's bits for the attribute of `pages`.
+void MarkUniverse(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options, Universe* u) {
+  u->positive.assign(u->words, 0);
+  u->annotated.assign(u->words, 0);
+  u->valid.assign(u->words, 0);
+  u->tail.assign(u->words, 0);
+  u->spill.assign(u->words, 0);
   for (size_t p = 0; p < pages.size(); ++p) {
-    for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
-      if (!options.value_filter || options.value_filter(*pages[p].page, u.candidates[i].node())) Set(&u.valid, i);
+    for (size_t i = u->page_begin[p]; i < u->page_begin[p + 1]; ++i) {
+      if (!options.value_filter || options.value_filter(*pages[p].page, u->candidates[i].node())) Set(&u->valid, i);
     }
   }
   for (size_t p = 0; p < pages.size(); ++p) {
-    size_t judged_end = u.page_begin[p];  // past the last positive: the end of a partial page's judged nodes
-    for (size_t i = u.page_begin[p]; i < u.page_begin[p + 1]; ++i) {
-      if (std::find(pages[p].positives.begin(), pages[p].positives.end(), u.candidates[i].node()) !=
+    size_t judged_end = u->page_begin[p];  // past the last positive: the end of a partial page's judged nodes
+    for (size_t i = u->page_begin[p]; i < u->page_begin[p + 1]; ++i) {
+      if (std::find(pages[p].positives.begin(), pages[p].positives.end(), u->candidates[i].node()) !=
           pages[p].positives.end()) {
-        Set(&u.positive, i);
+        Set(&u->positive, i);
         judged_end = i + 1;
       }
     }
-    if (!pages[p].partial) judged_end = u.page_begin[p + 1];
-    for (size_t i = u.page_begin[p]; i < judged_end; ++i) {
-      if (pages[p].annotated) Set(&u.annotated, i);
+    if (!pages[p].partial) judged_end = u->page_begin[p + 1];
+    for (size_t i = u->page_begin[p]; i < judged_end; ++i) {
+      if (pages[p].annotated) Set(&u->annotated, i);
     }
     // One labelled value shows no container (its own node is not the list's):
     // its page's tail stays out of the tie-break.
     if (pages[p].positives.size() < 2) continue;
     const html::Node container = CommonAncestor(pages[p].positives);
-    for (size_t i = judged_end; i < u.page_begin[p + 1]; ++i) {
-      if (Test(u.valid, i)) Set(IsInside(u.candidates[i].node(), container) ? &u.tail : &u.spill, i);
+    for (size_t i = judged_end; i < u->page_begin[p + 1]; ++i) {
+      if (Test(u->valid, i)) Set(IsInside(u->candidates[i].node(), container) ? &u->tail : &u->spill, i);
     }
   }
-  if (CountAnd(u.positive, u.positive) != all_positive.size()) {
+}
+
+absl::StatusOr<Prepared> Prepare(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options,
+                                 SampleIndex::Impl& index) {
+  // Positives and their node type.
+  Prepared out;
+  int texts = 0, elements = 0;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    for (html::Node n : pages[p].positives) {
+      (n.is_text() ? texts : elements)++;
+      out.positive_candidates.emplace_back(n);
+      out.page_of.push_back(p);
+    }
+  }
+  if (out.positive_candidates.empty()) return absl::InvalidArgumentError("no annotated node to learn from");
+  if (texts && elements) return absl::InvalidArgumentError("annotated nodes mix text nodes and elements");
+  out.text_nodes = texts > 0;
+  // The universe of candidate nodes, page by page.
+  for (const ExamplePage& p : pages) {
+    out.all_positive.insert(out.all_positive.end(), p.positives.begin(), p.positives.end());
+  }
+  Universe& u = out.u.emplace(index.Nodes(out.text_nodes));
+  MarkUniverse(pages, options, &u);
+  if (CountAnd(u.positive, u.positive) != out.all_positive.size()) {
     return absl::InvalidArgumentError("an annotated node is blank text or inside script/style");
   }
+  u.supporting = TemplateValues(u);
+  return out;
+}
 
+// Algorithm 3 over the anchors `texts` admits (AnchorFilter). Sets
+// `*template_refused` when template admission left out an anchor that the
+// refusal of annotated values alone would keep.
+absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options,
+                                            SampleIndex::Impl& index, const Prepared& prep, bool template_only,
+                                            bool* template_refused) {
+  const std::vector<rule::Candidate>& positive_candidates = prep.positive_candidates;
+  const std::vector<html::Node>& all_positive = prep.all_positive;
+  const bool text_nodes = prep.text_nodes;
+  const Universe& u = *prep.u;
+  const PageTexts& page_texts = index.Texts();
   LearnedXPath result;
-  std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, page_of, options.multi_valued);
+  std::vector<rule::Feature> features = GenerateFeatures(positive_candidates, prep.page_of, options.multi_valued);
   const AnchorFilter anchors(options.refused_anchor_texts, page_texts, /*template_only=*/false);
   const AnchorFilter template_anchors(options.refused_anchor_texts, page_texts, template_only);
-  u.supporting = TemplateValues(u, page_texts);
   std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !anchors.Admits(f); });
   const size_t before = features.size();
   std::erase_if(features, [&](const rule::Feature& f) { return IsAnchorKind(f.kind) && !template_anchors.Admits(f); });
   *template_refused = features.size() < before;
   result.feature_count = features.size();
   if (features.empty()) return absl::FailedPreconditionError("no feature holds for every annotated node");
-  std::vector<Bits> feature_bits(features.size(), Bits(u.words, 0));
-  for (size_t f = 0; f < features.size(); ++f) {
-    for (size_t i = 0; i < u.candidates.size(); ++i) {
-      if (u.candidates[i].Holds(features[f])) Set(&feature_bits[f], i);
-    }
-  }
-  const Evaluator eval{u, pages, options.multi_valued};
+  std::vector<const Bits*> feature_bits;
+  for (const rule::Feature& f : features) feature_bits.push_back(&index.FeatureBits(text_nodes, f));
+  const Evaluator eval(u, pages, options.multi_valued);
   // A text node that is the whole text of its parent element is, for a
   // reader, that element: its parent's features (level 1) are as near as its
   // own. Otherwise a one-page rule anchors on neighbouring texts (level 0)
@@ -522,7 +724,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
     std::vector<Score> next_scores;
     for (const std::vector<int>& set : candidates) {
       std::vector<const Bits*> parts;
-      for (int f : set) parts.push_back(&feature_bits[f]);
+      for (int f : set) parts.push_back(feature_bits[f]);
       const Score s = eval.Evaluate(And(parts, u.words), distance_of(set));
       ++result.sets_evaluated;
       if (!s.recall1) continue;
@@ -565,29 +767,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
       if (!best.empty() && dominated) continue;
       kept.push_back(next_level[i]);
     }
-    // C_{k+1}: (k+1)-sets all of whose k-subsets are kept.
-    std::set<std::vector<int>> kept_set(kept.begin(), kept.end());
-    candidates.clear();
-    for (size_t a = 0; a < kept.size() && !result.cap_hit; ++a) {
-      for (size_t b = a + 1; b < kept.size(); ++b) {
-        if (!std::equal(kept[a].begin(), kept[a].end() - 1, kept[b].begin())) continue;
-        std::vector<int> joined = kept[a];
-        joined.push_back(kept[b].back());
-        std::sort(joined.begin(), joined.end());
-        bool all_in = true;
-        for (size_t drop = 0; drop < joined.size() && all_in; ++drop) {
-          std::vector<int> sub = joined;
-          sub.erase(sub.begin() + drop);
-          all_in = kept_set.count(sub) > 0;
-        }
-        if (!all_in) continue;
-        candidates.push_back(std::move(joined));
-        if (candidates.size() >= options.max_candidates_per_level) {
-          result.cap_hit = true;
-          break;
-        }
-      }
-    }
+    candidates = JoinLevel(kept, options.max_candidates_per_level, &result.cap_hit);
   }
 
   const std::vector<int>& chosen = best.empty() ? max_prec_set : best;
@@ -595,7 +775,7 @@ absl::StatusOr<LearnedXPath> LearnXPathOnce(const std::vector<ExamplePage>& page
   std::vector<const Bits*> parts;
   for (int f : chosen) {
     result.features.push_back(features[f]);
-    parts.push_back(&feature_bits[f]);
+    parts.push_back(feature_bits[f]);
   }
   const Bits selected = And(parts, u.words);
   result.alternatives = Alternatives(precise_sets, chosen, selected, feature_bits, features, u.words,
@@ -645,13 +825,25 @@ std::vector<html::Node> JudgedNodes(const ExamplePage& page, std::vector<html::N
   return nodes;
 }
 
-absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options) {
-  const PageTexts texts(pages);
+absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages, const XPathLearnOptions& options,
+                                        const SampleIndex* index) {
+  std::optional<SampleIndex> own;
+  if (index == nullptr) {
+    std::vector<const html::Page*> of;
+    for (const ExamplePage& p : pages) of.push_back(p.page);
+    index = &own.emplace(std::move(of));
+  } else if (!index->Indexes(pages)) {
+    return absl::InvalidArgumentError("the sample index was built from other pages than the ones to learn from");
+  }
+  absl::StatusOr<Prepared> prep = Prepare(pages, options, *index->impl_);
+  if (!prep.ok()) return prep.status();
   bool template_refused = false;
-  absl::StatusOr<LearnedXPath> strict = LearnXPathOnce(pages, options, texts, /*template_only=*/true, &template_refused);
+  absl::StatusOr<LearnedXPath> strict =
+      LearnXPathOnce(pages, options, *index->impl_, *prep, /*template_only=*/true, &template_refused);
   if (!template_refused) return strict;
   bool unused = false;
-  absl::StatusOr<LearnedXPath> loose = LearnXPathOnce(pages, options, texts, /*template_only=*/false, &unused);
+  absl::StatusOr<LearnedXPath> loose =
+      LearnXPathOnce(pages, options, *index->impl_, *prep, /*template_only=*/false, &unused);
   if (!loose.ok()) return strict;
   if (strict.ok() && strict->precise) {
     // The anchors left out still tell where the annotated pages leave the

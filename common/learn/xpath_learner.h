@@ -33,6 +33,7 @@
 #define VERTEX_COMMON_LEARN_XPATH_LEARNER_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,12 +128,44 @@ std::vector<rule::Feature> GenerateFeatures(const std::vector<rule::Candidate>& 
 // long sentence (see Fragility in the .cc).
 inline constexpr int kMaxLabelWords = 6;
 
-// Algorithm 3. InvalidArgument when no page has a positive node, or
+// What Algorithm 3 derives from the sample pages alone, whatever the
+// attribute: each page's candidate nodes (non-blank text nodes; elements)
+// with their texts and nearest texts before and after, the texts the pages
+// share, and each feature's truth on every candidate. LearnRule builds one
+// for its pages and learns every attribute with it, so this is computed
+// once per call rather than twice per attribute (the passes with template
+// anchors and with all anchors). Built lazily: the candidates of a node
+// type when an attribute first needs them, a feature's bitset when a
+// feature set first holds it. The answers are those of a fresh index.
+//
+// Thread-safety: thread-safe (attributes are learnt on several threads at
+// once); the pages must outlive it.
+class SampleIndex {
+ public:
+  explicit SampleIndex(std::vector<const html::Page*> pages);
+  ~SampleIndex();
+  SampleIndex(const SampleIndex&) = delete;
+  SampleIndex& operator=(const SampleIndex&) = delete;
+
+  // Whether `pages` are the index's pages, in its order.
+  bool Indexes(const std::vector<ExamplePage>& pages) const;
+
+  struct Impl;  // in the .cc
+
+ private:
+  friend absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages,
+                                                 const XPathLearnOptions& options, const SampleIndex* index);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Algorithm 3. `index`, when given, must index the pages of `pages` in
+// their order (InvalidArgument otherwise); null: one is built for this
+// call. InvalidArgument when no page has a positive node, or
 // positives mix text nodes and elements; FailedPrecondition when no feature
 // holds for all positives; Internal when FeatureSelector disagrees with the
 // bitsets (a bug, reported rather than hidden).
 absl::StatusOr<LearnedXPath> LearnXPath(const std::vector<ExamplePage>& pages,
-                                        const XPathLearnOptions& options = {});
+                                        const XPathLearnOptions& options = {}, const SampleIndex* index = nullptr);
 
 }  // namespace vertex::learn
 

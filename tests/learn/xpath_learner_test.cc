@@ -1,6 +1,7 @@
 #include "common/learn/xpath_learner.h"
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/html/text.h"
@@ -147,6 +148,98 @@ TEST(XPathLearnerTest, RejectsUnusableAnnotations) {
   const html::Node text = FindText(site.pages[0], site.brands[0]);
   std::vector<ExamplePage> mixed = {{&site.pages[0], {text, text.parent()}, true}};
   EXPECT_EQ(LearnXPath(mixed).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Every field of a learnt XPath, for comparing two learners' answers.
+std::string Describe(const absl::StatusOr<LearnedXPath>& l) {
+  if (!l.ok()) return l.status().ToString();
+  std::string out = l->xpath + " p=" + std::to_string(l->precision) + " s=" + std::to_string(l->support) +
+                    " d=" + std::to_string(l->distance) + " precise=" + std::to_string(l->precise) +
+                    " cap=" + std::to_string(l->cap_hit) + " features=" + std::to_string(l->feature_count) +
+                    " sets=" + std::to_string(l->sets_evaluated) + " [";
+  for (const rule::Feature& f : l->features) out += f.DebugString() + " ";
+  out += "] alternatives:";
+  for (const std::vector<rule::Feature>& alt : l->alternatives) {
+    out += " {";
+    for (const rule::Feature& f : alt) out += f.DebugString() + " ";
+    out += "}";
+  }
+  return out;
+}
+
+// Attributes of one sample: text values (brand, price), a list (related
+// items) and elements (the price's span), two pages annotated each.
+struct Task {
+  const char* xpath;
+  bool multi_valued;
+  std::vector<size_t> annotated;
+};
+
+std::vector<ExamplePage> Examples(const Site& site, const Task& task) {
+  const html::XPath x = html::XPath::Compile(task.xpath).value();
+  std::vector<ExamplePage> out;
+  for (size_t i = 0; i < site.pages.size(); ++i) {
+    const bool annotated = std::find(task.annotated.begin(), task.annotated.end(), i) != task.annotated.end();
+    ExamplePage e{&site.pages[i], {}, annotated};
+    if (annotated) e.positives = x.Select(site.pages[i]).value();
+    out.push_back(e);
+  }
+  return out;
+}
+
+TEST(SampleIndexTest, SharedByAttributesAndThreadsGivesTheAnswersOfAFreshOne) {
+  Site site = MakeSite(15, 11);
+  std::vector<const html::Page*> pages;
+  for (const html::Page& p : site.pages) pages.push_back(&p);
+  const std::vector<Task> tasks = {
+      {"//div[@class='meta']/text()[preceding-sibling::b[1][.='Brand:']]", false, {0, 1}},
+      {"//span[@class='price']/text()", false, {2}},
+      {"//ul[@class='related']/li/a/text()", true, {1, 2}},
+      {"//span[@class='price']", false, {0, 3}},
+      {"//h1/text()", false, {4, 5, 6}},
+  };
+  std::vector<std::string> fresh;
+  for (const Task& t : tasks) {
+    XPathLearnOptions options;
+    options.multi_valued = t.multi_valued;
+    const absl::StatusOr<LearnedXPath> learned = LearnXPath(Examples(site, t), options);
+    EXPECT_TRUE(learned.ok()) << t.xpath << ": " << learned.status();
+    fresh.push_back(Describe(learned));
+  }
+  // One index, the attributes in reverse order, twice each.
+  const SampleIndex one(pages);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t k = tasks.size(); k-- > 0;) {
+      XPathLearnOptions options;
+      options.multi_valued = tasks[k].multi_valued;
+      EXPECT_EQ(Describe(LearnXPath(Examples(site, tasks[k]), options, &one)), fresh[k]) << tasks[k].xpath;
+    }
+  }
+  // One index, two threads learning the attributes at once.
+  const SampleIndex shared(pages);
+  std::vector<std::string> got(tasks.size());
+  const auto learn = [&](size_t first) {
+    for (size_t k = first; k < tasks.size(); k += 2) {
+      XPathLearnOptions options;
+      options.multi_valued = tasks[k].multi_valued;
+      got[k] = Describe(LearnXPath(Examples(site, tasks[k]), options, &shared));
+    }
+  };
+  std::thread other(learn, 1);
+  learn(0);
+  other.join();
+  EXPECT_EQ(got, fresh);
+}
+
+TEST(SampleIndexTest, RefusesOtherPages) {
+  Site site = MakeSite(4, 2);
+  const SampleIndex index({&site.pages[0], &site.pages[1]});
+  std::vector<ExamplePage> examples = Examples(site, {"//h1/text()", false, {0}});
+  const absl::StatusOr<LearnedXPath> learned = LearnXPath(examples, {}, &index);
+  EXPECT_EQ(learned.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(learned.status().message().find("other pages"), std::string::npos) << learned.status();
+  examples.resize(2);
+  EXPECT_TRUE(LearnXPath(examples, {}, &index).ok());
 }
 
 }  // namespace
