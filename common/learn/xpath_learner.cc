@@ -509,8 +509,12 @@ struct SampleIndex::Impl {
       if (auto it = slot.bits.find(key); it != slot.bits.end()) return *it->second;
     }
     auto bits = std::make_unique<Bits>(slot.nodes.words, 0);
-    for (size_t i = 0; i < slot.nodes.candidates.size(); ++i) {
-      if (slot.nodes.candidates[i].Holds(f)) Set(bits.get(), i);
+    if (f.kind >= rule::Kind::kOutLeftText) {
+      for (size_t i = 0; i < slot.nodes.candidates.size(); ++i) {
+        if (slot.nodes.candidates[i].Holds(f)) Set(bits.get(), i);
+      }
+    } else {
+      StructuralBits(slot, f, bits.get());
     }
     absl::MutexLock lock(&slot.mu);
     return *slot.bits.try_emplace(key, std::move(bits)).first->second;
@@ -519,12 +523,67 @@ struct SampleIndex::Impl {
   const std::vector<const html::Page*> pages;
 
  private:
+  // A structural slot's value (rule::Candidate::Value) on every candidate,
+  // interned: -1 where the slot does not exist. Features of one slot with
+  // other values (another attribute's tag or class at that level) then cost
+  // an integer test per candidate.
+  struct SlotValues {
+    std::vector<int32_t> ids;
+    absl::flat_hash_map<std::string, int32_t> intern;
+  };
+
   struct Slot {
     std::once_flag once;
     NodeSet nodes;
     absl::Mutex mu;
     absl::flat_hash_map<std::string, std::unique_ptr<const Bits>> bits ABSL_GUARDED_BY(mu);
+    absl::flat_hash_map<int, std::unique_ptr<const SlotValues>> values ABSL_GUARDED_BY(mu);
   };
+
+  static bool IsAttributeKind(rule::Kind k) {
+    return k == rule::Kind::kId || k == rule::Kind::kClass || k == rule::Kind::kPrecedingId ||
+           k == rule::Kind::kPrecedingClass || k == rule::Kind::kFollowingId || k == rule::Kind::kFollowingClass;
+  }
+
+  // Candidate::Holds for a structural feature: its slot holds one of its
+  // values or, with none, exists and is an attribute kind's.
+  void StructuralBits(Slot& slot, const rule::Feature& f, Bits* bits) {
+    const SlotValues& values = Values(slot, f);
+    if (f.values.empty()) {
+      if (!IsAttributeKind(f.kind)) return;
+      for (size_t i = 0; i < values.ids.size(); ++i) {
+        if (values.ids[i] >= 0) Set(bits, i);
+      }
+      return;
+    }
+    std::vector<int32_t> wanted;
+    for (const std::string& v : f.values) {
+      if (auto it = values.intern.find(v); it != values.intern.end()) wanted.push_back(it->second);
+    }
+    for (size_t i = 0; i < values.ids.size(); ++i) {
+      if (values.ids[i] >= 0 && std::find(wanted.begin(), wanted.end(), values.ids[i]) != wanted.end()) Set(bits, i);
+    }
+  }
+
+  const SlotValues& Values(Slot& slot, const rule::Feature& f) {
+    const int key = (static_cast<int>(f.kind) * 64 + f.level) * 64 + f.index;
+    {
+      absl::MutexLock lock(&slot.mu);
+      if (auto it = slot.values.find(key); it != slot.values.end()) return *it->second;
+    }
+    auto values = std::make_unique<SlotValues>();
+    values->ids.reserve(slot.nodes.candidates.size());
+    std::string v;
+    for (const rule::Candidate& c : slot.nodes.candidates) {
+      if (!c.Value(f.kind, f.level, f.index, &v)) {
+        values->ids.push_back(-1);
+        continue;
+      }
+      values->ids.push_back(values->intern.try_emplace(v, static_cast<int32_t>(values->intern.size())).first->second);
+    }
+    absl::MutexLock lock(&slot.mu);
+    return *slot.values.try_emplace(key, std::move(values)).first->second;
+  }
 
   static std::string FeatureKey(const rule::Feature& f) {
     std::string key = {static_cast<char>(f.kind), static_cast<char>(f.level), static_cast<char>(f.index)};
