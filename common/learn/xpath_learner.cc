@@ -621,6 +621,20 @@ SampleIndex::SampleIndex(std::vector<const html::Page*> pages) : impl_(std::make
 
 SampleIndex::~SampleIndex() = default;
 
+std::vector<html::Node> SampleIndex::CandidatesForTesting(bool text_nodes) const {
+  std::vector<html::Node> out;
+  for (const rule::Candidate& c : impl_->Nodes(text_nodes).candidates) out.push_back(c.node());
+  return out;
+}
+
+std::vector<bool> SampleIndex::FeatureForTesting(bool text_nodes, const rule::Feature& f) const {
+  const size_t n = impl_->Nodes(text_nodes).candidates.size();
+  const Bits& bits = impl_->FeatureBits(text_nodes, f);
+  std::vector<bool> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(Test(bits, i));
+  return out;
+}
+
 bool SampleIndex::Indexes(const std::vector<ExamplePage>& pages) const {
   if (pages.size() != impl_->pages.size()) return false;
   for (size_t p = 0; p < pages.size(); ++p) {

@@ -150,6 +150,12 @@ class SampleIndex {
   // Whether `pages` are the index's pages, in its order.
   bool Indexes(const std::vector<ExamplePage>& pages) const;
 
+  // Test-only: the candidates of a node type (non-blank text nodes not in
+  // script/style, or elements), page by page in document order, and
+  // whether feature `f` holds on each, as the index computes it.
+  std::vector<html::Node> CandidatesForTesting(bool text_nodes) const;
+  std::vector<bool> FeatureForTesting(bool text_nodes, const rule::Feature& f) const;
+
   struct Impl;  // in the .cc
 
  private:

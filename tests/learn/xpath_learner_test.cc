@@ -1,5 +1,6 @@
 #include "common/learn/xpath_learner.h"
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -229,6 +230,55 @@ TEST(SampleIndexTest, SharedByAttributesAndThreadsGivesTheAnswersOfAFreshOne) {
   learn(0);
   other.join();
   EXPECT_EQ(got, fresh);
+}
+
+// The index's bitsets (structural features from interned slot values) say
+// what rule::Candidate::Holds says, for every slot and values seen there.
+TEST(SampleIndexTest, FeatureBitsAgreeWithCandidateHolds) {
+  Site site = MakeSite(6, 4);
+  std::vector<const html::Page*> pages;
+  for (const html::Page& p : site.pages) pages.push_back(&p);
+  const SampleIndex index(pages);
+  using rule::Kind;
+  size_t features = 0, holding = 0;
+  for (bool text_nodes : {true, false}) {
+    const std::vector<html::Node> nodes = index.CandidatesForTesting(text_nodes);
+    ASSERT_FALSE(nodes.empty());
+    std::vector<rule::Candidate> fresh;
+    for (html::Node n : nodes) fresh.emplace_back(n);
+    for (int k = 0; k <= static_cast<int>(Kind::kInRightText); ++k) {
+      const Kind kind = static_cast<Kind>(k);
+      const bool sibling = kind >= Kind::kPrecedingTag && kind <= Kind::kFollowingClass;
+      const bool anchor = kind >= Kind::kOutLeftText;
+      for (int level = 0; level <= (anchor ? 0 : 4); ++level) {
+        for (int i = sibling ? 1 : 0; i <= (sibling ? 2 : 0); ++i) {
+          // Values seen at this slot on every 7th candidate, alone, in pairs
+          // and (presence) none; and a value seen nowhere.
+          std::vector<std::vector<std::string>> value_sets = {{}, {"no-such-value"}};
+          for (size_t c = 0; c < fresh.size(); c += 7) {
+            std::string v;
+            if (!fresh[c].Value(kind, level, i, &v)) continue;
+            value_sets.push_back({v});
+            if (value_sets.size() > 3) value_sets.push_back({value_sets[value_sets.size() - 2][0], v});
+            std::sort(value_sets.back().begin(), value_sets.back().end());
+          }
+          for (const std::vector<std::string>& values : value_sets) {
+            const rule::Feature f{kind, level, i, values};
+            const std::vector<bool> got = index.FeatureForTesting(text_nodes, f);
+            ASSERT_EQ(got.size(), fresh.size());
+            ++features;
+            for (size_t c = 0; c < fresh.size(); ++c) {
+              ASSERT_EQ(got[c], fresh[c].Holds(f)) << f.DebugString() << " on candidate " << c << " of "
+                                                   << (text_nodes ? "text nodes" : "elements");
+              holding += got[c];
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(features, 500u);
+  EXPECT_GT(holding, 1000u);
 }
 
 TEST(SampleIndexTest, RefusesOtherPages) {
