@@ -37,6 +37,9 @@ RuleChecker::RuleChecker(const extract::CompiledRule& rule, const std::vector<v1
     if (index < 0 || a.multi_valued() || !selector.ok()) continue;  // only single-valued runner-ups
     alternatives_.push_back({a, static_cast<size_t>(index), *std::move(selector)});
   }
+  std::vector<const rule::FeatureSelector*> selectors;
+  for (const Alternative& alt : alternatives_) selectors.push_back(&alt.selector);
+  if (!selectors.empty()) alternative_set_ = std::make_unique<rule::SelectorSet>(std::move(selectors));
 }
 
 RuleChecker::~RuleChecker() = default;
@@ -83,13 +86,11 @@ absl::StatusOr<RuleChecker::PageResult> RuleChecker::Check(const html::Page& pag
       out.issues.push_back({index, r.attribute, absl::StrCat("ambiguous: ", r.winners, " candidates")});
     }
   }
-  // Every alternative's nodes in one walk of the page (a node's anchor
-  // texts computed once for all): a walk per alternative was most of the
+  // Every alternative's nodes in one walk of the page (rule::SelectorSet,
+  // indexed once per checker): a walk per alternative was most of the
   // check's cost with many attributes (17 on the demo's product pages).
-  std::vector<const rule::FeatureSelector*> selectors;
-  for (const Alternative& alt : alternatives_) selectors.push_back(&alt.selector);
   const std::vector<std::vector<html::Node>> selected =
-      selectors.empty() ? std::vector<std::vector<html::Node>>{} : rule::FeatureSelector::SelectAll(selectors, page);
+      alternative_set_ ? alternative_set_->SelectAll(page) : std::vector<std::vector<html::Node>>{};
   for (size_t a = 0; a < alternatives_.size(); ++a) {
     const Alternative& alt = alternatives_[a];
     const extract::AttributeResult& r = (*results)[alt.schema_index];

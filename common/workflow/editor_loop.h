@@ -17,6 +17,7 @@
 #ifndef VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_
 #define VERTEX_COMMON_WORKFLOW_EDITOR_LOOP_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@
 #include "absl/status/statusor.h"
 #include "common/extract/compiled_rule.h"
 #include "common/html/page.h"
+
+namespace vertex::rule {
+class SelectorSet;
+}  // namespace vertex::rule
 
 namespace vertex::workflow {
 
@@ -54,6 +59,8 @@ class RuleChecker {
   // `rule` must outlive the checker.
   RuleChecker(const extract::CompiledRule& rule, const std::vector<v1::AttributeRule>& alternatives);
   ~RuleChecker();
+  RuleChecker(const RuleChecker&) = delete;
+  RuleChecker& operator=(const RuleChecker&) = delete;
 
   struct PageResult {
     std::vector<PageIssue> issues;  // page = the index given
@@ -72,6 +79,8 @@ class RuleChecker {
   struct Alternative;
   const extract::CompiledRule& rule_;
   std::vector<Alternative> alternatives_;
+  // The alternatives' selectors, evaluated together in one walk of a page.
+  std::unique_ptr<rule::SelectorSet> alternative_set_;
 };
 
 // Checks `rule` on `remaining` (the sample pages not annotated yet, in
