@@ -140,6 +140,15 @@ TEST_F(VertexctlOnlineTest, EveryCommandPrintsWhatOfflinePrints) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"status\":\"OK\""), std::string::npos);
   Both("extract", "--site demo --details " + site.dir + "/0000.htm " + site.dir + "/0003.htm");
+  // Feed exports: the same CSV and chosen fields offline (the store's
+  // schema) and online (the schema read from the records).
+  r = Both("extract", "--site demo --format csv " + site.dir);
+  EXPECT_EQ(r.out.rfind("file,url,status,cluster,rule_version,matched_by,agreement,record,data_area,", 0), 0u);
+  Both("extract", "--site demo --fields designers,url,status " + site.dir);
+  Both("extract", "--site demo --format csv --fields price,file " + site.dir);
+  r = Both("extract", "--site demo --format csv --fields url,titel " + site.dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown field \"titel\""), std::string::npos) << r.err;
   Both("tasks", "--site demo");
   Both("tasks", "--site demo --cluster c1 --max-pages 1");
   Both("rules", "list --site demo");
