@@ -121,6 +121,7 @@ absl::StatusOr<int> Site(const ParsedArgs& a) {
   const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
   if (sub == "add-pages" && paths.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
   if (sub != "add-pages" && !paths.empty()) return absl::InvalidArgumentError("unexpected argument " + paths[0]);
+  if (sub != "add-pages" && a.Has("url")) return absl::InvalidArgumentError("--url applies to add-pages only");
   std::vector<std::string> files;
   if (sub == "add-pages") {
     VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));

@@ -519,6 +519,9 @@ TEST(RulesCli, UrlNamesTheUrlOfASinglePageFile) {
     EXPECT_NE(r.err.find("--url names the URL of one page file; 2 files given"), std::string::npos) << r.err;
     EXPECT_NE(Vertexctl(command + " --help").out.find("--url URL"), std::string::npos) << command;
   }
+  r = Vertexctl("site register --store " + store + " --site demo --url '" + url + "' --schema x.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--url applies to add-pages only"), std::string::npos) << r.err;
   r = Vertexctl("extract --store " + store + " --site demo --url not-a-url " + bare);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--url 'not-a-url' is not an absolute URL"), std::string::npos) << r.err;
