@@ -15,10 +15,18 @@ namespace {
 using Word = uint64_t;
 constexpr size_t kWordBits = 64;
 
-// UTF-8 as code points; a byte that starts no valid sequence is one unit.
-std::u32string Decode(std::string_view s) {
-  std::u32string out;
-  out.reserve(s.size());
+bool IsSpace(char32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == 0xA0;
+}
+
+// UTF-8 as code points into `*out` (replaced), a byte that starts no valid
+// sequence as one unit; with `normalize`, whitespace as html::NormalizeSpace
+// has it (runs of ASCII whitespace and U+00A0 one space, ends trimmed),
+// without a copy of the text.
+void DecodeInto(std::string_view s, bool normalize, std::u32string* out_ptr) {
+  std::u32string& out = *out_ptr;
+  out.clear();
+  bool pending_space = false;
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     const size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
@@ -29,9 +37,21 @@ std::u32string Decode(std::string_view s) {
       ok = (d >> 6) == 2;
       cp = (cp << 6) | (d & 0x3f);
     }
-    out.push_back(ok ? cp : c);
+    if (!ok) cp = c;
     i += ok ? len : 1;
+    if (normalize && IsSpace(cp)) {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) out.push_back(' ');
+    pending_space = false;
+    out.push_back(cp);
   }
+}
+
+std::u32string Decode(std::string_view s) {
+  std::u32string out;
+  DecodeInto(s, /*normalize=*/false, &out);
   return out;
 }
 
@@ -192,9 +212,10 @@ ClosestMatchResult FindClosestMatch(const html::Page& page, std::string_view val
   Matcher matcher(pattern);
   size_t best = result.max_edits + 1;
   const html::Node root = page.root();
+  std::u32string text;  // reused: one allocation for the page, not one per node
   for (html::Node n = root; n; n = n.NextInDocument(root)) {
     if (!n.is_text() || Skipped(n)) continue;
-    const std::u32string text = Decode(html::NormalizeSpace(n.RawText()));
+    DecodeInto(n.RawText(), /*normalize=*/true, &text);
     if (text.empty()) continue;
     const uint64_t step = static_cast<uint64_t>(text.size()) * matcher.blocks();
     if (result.work + step > options.max_work) {
