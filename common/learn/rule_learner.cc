@@ -16,6 +16,7 @@
 #include "common/html/text.h"
 #include "common/html/xpath.h"
 #include "common/learn/annotation.h"
+#include "common/learn/closest_match.h"
 #include "common/rule/feature_selector.h"
 #include "common/learn/range_learner.h"
 #include "common/learn/split_learner.h"
@@ -112,6 +113,9 @@ struct Positives {
   // range and the split.
   std::vector<ValueSite> sites;
   std::vector<std::string> not_found;     // "URL: value"
+  // Per value not found, in words with the closest match on its page
+  // (DescribeNotFound), for the diagnostic's message.
+  std::vector<std::string> not_found_described;
   std::vector<std::string> empty_xpath;   // URLs
   size_t count = 0;
   // How the value annotations' nodes hold their values (annotation.h): the
@@ -160,6 +164,18 @@ std::vector<html::Node> ScopeOf(const AttributeAnnotation& a, const html::Page& 
   return nodes.ok() ? *std::move(nodes) : std::vector<html::Node>{};
 }
 
+// The `n`th value not found of an attribute, in words: the first
+// kClosestMatchesPerAttribute with the closest match on the page (each
+// search is one pass over the page's text), the others without.
+constexpr size_t kClosestMatchesPerAttribute = 5;
+std::string DescribeNotFoundValue(const html::Page& page, const AttributeAnnotation& a, const std::string& value,
+                                  size_t n) {
+  if (n <= kClosestMatchesPerAttribute) {
+    return DescribeNotFound(value, page.url(), FindClosestMatch(page, value), a.xpath);
+  }
+  return absl::StrCat("\"", value, "\" is not ", a.xpath.empty() ? "" : "in " + a.xpath + " ", "on page ", page.url());
+}
+
 absl::Status AddValueAnnotations(const RuleLearnInput& input, const std::vector<const AttributeAnnotation*>& anns,
                                  bool multi_valued, Positives* pos) {
   std::vector<ValueAnnotation> values;
@@ -180,7 +196,11 @@ absl::Status AddValueAnnotations(const RuleLearnInput& input, const std::vector<
   const std::vector<ResolvedAnnotation> resolved = ResolveValues(values);
   for (size_t i = 0; i < resolved.size(); ++i) {
     const size_t p = source[i]->page;
-    for (const std::string& v : resolved[i].not_found) pos->not_found.push_back(input.pages[p]->url() + ": " + v);
+    for (const std::string& v : resolved[i].not_found) {
+      pos->not_found.push_back(input.pages[p]->url() + ": " + v);
+      pos->not_found_described.push_back(
+          DescribeNotFoundValue(*input.pages[p], *source[i], v, pos->not_found.size()));
+    }
     if (!resolved[i].not_found.empty()) continue;  // the page's annotation is unusable
     pos->annotated[p] = true;
     absl::flat_hash_map<const void*, size_t> rank;
@@ -555,10 +575,24 @@ DiagnosticCode SelectValues(const AttributeContext& c, const Positives& pos, v1:
   return DiagnosticCode::kValueMismatch;
 }
 
+// A learnt diagnostic when some annotated values were not on their pages:
+// the rule was learnt from the other pages, but the editor's values were
+// not all used, so the code is value_not_found (learnt stays true) and the
+// message says which values, the closest text to each, then what was
+// learnt. Unchanged when every value was found.
+AttributeDiagnostic WithValuesNotFound(const Positives& pos, AttributeDiagnostic d) {
+  if (pos.not_found.empty()) return d;
+  for (const std::string& nf : pos.not_found) d.pages.push_back(nf);
+  d.code = DiagnosticCode::kValueNotFound;
+  d.message = absl::StrCat(absl::StrJoin(pos.not_found_described, "; "), "; learnt from the other annotated pages: ",
+                           d.message);
+  return d;
+}
+
 AttributeDiagnostic NoPositives(const Positives& pos, AttributeDiagnostic d) {
   if (!pos.not_found.empty()) {
     d.code = DiagnosticCode::kValueNotFound;
-    d.message = "value not found: " + absl::StrJoin(pos.not_found, "; ");
+    d.message = absl::StrJoin(pos.not_found_described, "; ");
   } else if (!pos.empty_xpath.empty()) {
     d.code = DiagnosticCode::kXPathSelectsNothing;
     d.message = "the annotated XPath selects no node on " + absl::StrJoin(pos.empty_xpath, ", ");
@@ -648,8 +682,7 @@ AttributeDiagnostic LearnFromJsonLd(const AttributeContext& c, const Positives& 
   d.learnt = true;
   d.message = absl::StrCat("the values are found only in JSON-LD: XPath ", rule->xpath(), " reads \"",
                            rule->json_path(), "\" (support ", rule->support(), ")");
-  for (const std::string& nf : pos.not_found) d.pages.push_back(nf);
-  return d;
+  return WithValuesNotFound(pos, std::move(d));
 }
 
 // Every value annotated on the sample pages, of every attribute: data of
@@ -745,8 +778,7 @@ absl::StatusOr<AttributeDiagnostic> LearnAttribute(const AttributeContext& c,
                              rule->value_attribute().empty() ? "" : " @" + rule->value_attribute(),
                              " (precision ", rule->precision(), ", support ", rule->support(), ")");
   }
-  for (const std::string& nf : pos.not_found) d.pages.push_back(nf);
-  return d;
+  return WithValuesNotFound(pos, std::move(d));
 }
 
 }  // namespace

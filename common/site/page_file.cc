@@ -1,5 +1,6 @@
 #include "common/site/page_file.h"
 
+#include <cctype>
 #include <filesystem>
 #include <system_error>
 
@@ -33,17 +34,31 @@ std::string BaseUrlOnFirstLine(std::string_view bytes) {
   return std::string(raw.substr(pos + 1, end - pos - 1));
 }
 
-absl::StatusOr<PageFile> ReadPageFile(const std::string& path, size_t max_bytes) {
+absl::StatusOr<PageFile> ReadPageFile(const std::string& path, size_t max_bytes, const std::string& url) {
   PageFile page;
   page.path = path;
   VERTEX_ASSIGN_OR_RETURN(page.bytes, util::ReadFile(path, max_bytes));
-  page.url = BaseUrlOnFirstLine(page.bytes);
+  page.url = url.empty() ? BaseUrlOnFirstLine(page.bytes) : url;
   if (page.url.empty()) {
     std::error_code ec;
     const std::filesystem::path abs = std::filesystem::absolute(path, ec);
     page.url = "file://" + (ec ? path : abs.lexically_normal().string());
   }
   return page;
+}
+
+bool IsAbsoluteUrl(std::string_view url) {
+  const size_t colon = url.find("://");
+  if (colon == 0 || colon == std::string_view::npos || colon + 3 >= url.size()) return false;
+  if (!std::isalpha(static_cast<unsigned char>(url[0]))) return false;
+  for (size_t i = 1; i < colon; ++i) {
+    const char c = url[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '.' && c != '-') return false;
+  }
+  for (const char c : url) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return false;
+  }
+  return true;
 }
 
 absl::StatusOr<std::vector<std::string>> ExpandPagePaths(const std::vector<std::string>& args) {

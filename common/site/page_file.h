@@ -27,8 +27,13 @@ struct PageFile {
 std::string BaseUrlOnFirstLine(std::string_view bytes);
 
 // Reads `path` (at most `max_bytes`; ResourceExhausted past it, NotFound
-// when missing) and determines its URL.
-absl::StatusOr<PageFile> ReadPageFile(const std::string& path, size_t max_bytes);
+// when missing) and determines its URL: `url` when not empty (the URL the
+// user gave, whatever the first line says), else as above.
+absl::StatusOr<PageFile> ReadPageFile(const std::string& path, size_t max_bytes, const std::string& url = "");
+
+// Whether `url` is an absolute URL: a scheme ([A-Za-z][A-Za-z0-9+.-]*),
+// "://", then at least one character, and no space or control character.
+bool IsAbsoluteUrl(std::string_view url);
 
 // Expands command-line arguments into page files: a directory contributes
 // its *.htm and *.html files (sorted, not recursive), a file itself.

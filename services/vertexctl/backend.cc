@@ -204,9 +204,12 @@ absl::Status ForEachPageBatch(
   std::vector<std::string> paths;
   size_t bytes = 0;
   for (size_t i = 0; i < files.size(); ++i) {
-    VERTEX_ASSIGN_OR_RETURN(site::PageFile file, site::ReadPageFile(files[i], limits.max_file_bytes));
+    VERTEX_ASSIGN_OR_RETURN(site::PageFile file,
+                            site::ReadPageFile(files[i], limits.max_file_bytes, limits.url));
     if (!pages.empty() && (pages.size() >= limits.max_pages || bytes + file.bytes.size() > limits.max_bytes)) {
+      const size_t sent = pages.size();
       VERTEX_RETURN_IF_ERROR(send(std::move(pages), paths, false));
+      if (limits.progress != nullptr) limits.progress->Add(sent);
       pages.clear();
       paths.clear();
       bytes = 0;
@@ -218,7 +221,25 @@ absl::Status ForEachPageBatch(
     page.set_html(std::move(file.bytes));
     paths.push_back(files[i]);
   }
-  return send(std::move(pages), paths, true);
+  const size_t sent = pages.size();
+  VERTEX_RETURN_IF_ERROR(send(std::move(pages), paths, true));
+  if (limits.progress != nullptr) limits.progress->Add(sent);
+  return absl::OkStatus();
+}
+
+FlagSpec UrlFlag(const std::string& help) { return {"url", "URL", help}; }
+
+absl::StatusOr<std::string> UrlFromFlags(const ParsedArgs& args, const std::vector<std::string>& files) {
+  if (!args.Has("url")) return std::string();
+  const std::string url = args.String("url", "");
+  if (files.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat("--url names the URL of one page file; ", files.size(),
+                                                   " files given"));
+  }
+  if (!site::IsAbsoluteUrl(url)) {
+    return absl::InvalidArgumentError("--url '" + url + "' is not an absolute URL (e.g. https://example.com/p/1)");
+  }
+  return url;
 }
 
 absl::StatusOr<std::vector<v1::Page>> PageBatches::Next() {
@@ -226,7 +247,8 @@ absl::StatusOr<std::vector<v1::Page>> PageBatches::Next() {
   size_t bytes = 0;
   while (next_ < files_.size() && (pages.empty() || pages.size() < limits_.max_pages)) {
     if (!pending_.has_value()) {
-      VERTEX_ASSIGN_OR_RETURN(site::PageFile file, site::ReadPageFile(files_[next_], limits_.max_file_bytes));
+      VERTEX_ASSIGN_OR_RETURN(site::PageFile file,
+                              site::ReadPageFile(files_[next_], limits_.max_file_bytes, limits_.url));
       pending_ = std::move(file);
     }
     if (!pages.empty() && bytes + pending_->bytes.size() > limits_.max_bytes) break;  // the next batch's first
@@ -237,6 +259,7 @@ absl::StatusOr<std::vector<v1::Page>> PageBatches::Next() {
     pending_.reset();
     ++next_;
   }
+  if (limits_.progress != nullptr) limits_.progress->Add(pages.size());
   return pages;
 }
 

@@ -28,6 +28,7 @@
 #include "google/protobuf/message.h"
 #include "services/client/remote_api.h"
 #include "services/common/flags.h"
+#include "services/vertexctl/progress.h"
 #include "vertex/v1/learning.pb.h"
 
 namespace vertex::cli {
@@ -121,7 +122,22 @@ struct BatchLimits {
   size_t max_bytes = size_t{32} << 20;
   // Files larger than this are an error (ResourceExhausted naming them).
   size_t max_file_bytes = size_t{64} << 20;
+  // --url: the URL of the one file (its <base href> ignored); "" to take
+  // each file's own (UrlFromFlags checks there is one file).
+  std::string url;
+  // Advanced by the pages of each batch once sent (read, for PageBatches);
+  // not owned; may be null.
+  Progress* progress = nullptr;
 };
+
+// --url URL, with `help` naming the command's page argument.
+FlagSpec UrlFlag(const std::string& help);
+
+// The --url of `args` for the page `files`: "" when absent.
+// InvalidArgument when it is given with more or fewer than one file ("--url
+// names the URL of one page file; N files given") or is not an absolute
+// URL (site::IsAbsoluteUrl).
+absl::StatusOr<std::string> UrlFromFlags(const ParsedArgs& args, const std::vector<std::string>& files);
 
 // Calls `send(pages, paths, last)` for each batch of `files`, in order
 // (`paths[i]` is the file of `pages[i]`); stops at its first error. Read

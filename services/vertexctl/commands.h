@@ -22,6 +22,7 @@
 #include "common/workflow/api.h"
 #include "common/workflow/learning_engine.h"
 #include "services/common/flags.h"
+#include "services/vertexctl/progress.h"
 #include "vertex/v1/learning.pb.h"
 
 namespace vertex::cli {
@@ -69,11 +70,13 @@ struct AddedPages {
 // Adds the page `files` to the sample of `site` in batches of at most 200
 // pages and about 32 MB, every call but the last with defer_clustering (the
 // last too with `defer_all`), the first with `settings` when given (they
-// replace the site's stored settings). Errors: a file's read error (naming it), or
-// the first failed call's.
+// replace the site's stored settings). `url` and `progress` as in
+// BatchLimits (the other limits are the defaults). Errors: a file's read
+// error (naming it), or the first failed call's.
 absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
                                                    const std::vector<std::string>& files, bool defer_all,
-                                                   const std::optional<v1::SiteSettings>& settings = std::nullopt);
+                                                   const std::optional<v1::SiteSettings>& settings = std::nullopt,
+                                                   const std::string& url = "", Progress* progress = nullptr);
 
 // Learns the rules of the site in `pages_dir` with an editor simulated from
 // the ground truth in `truth_dir` (eval-swde's method), extracts every page

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "common/extract/record_export.h"
 #include "common/extract/record_proto.h"
 #include "common/extract/site_extractor.h"
 #include "common/site/page_file.h"
@@ -11,6 +12,7 @@
 #include "common/util/status_macros.h"
 #include "services/vertexctl/backend.h"
 #include "services/vertexctl/commands.h"
+#include "services/vertexctl/progress.h"
 
 namespace vertex::cli {
 namespace {
@@ -30,8 +32,12 @@ std::vector<FlagSpec> ExtractFlags() {
   std::vector<FlagSpec> flags = {
       StoreFlag("the rule store directory (written by vertexctl learn)"),
       {"site", "NAME", "the site whose rules to apply"},
-      {"details", "", "add per-attribute method, score and candidate count"},
+      {"details", "", "add per-attribute method, score and candidate count (--format jsonl without --fields)"},
+      {"format", "jsonl|csv", "one JSON line per record (default) or CSV with a header row"},
+      {"fields", "A,B,...", "only these columns, in this order (page columns and schema attributes)"},
+      UrlFlag("the URL of the one page file given (its <base href> ignored); an error with several files"),
   };
+  for (const FlagSpec& f : ProgressFlags()) flags.push_back(f);
   for (FlagSpec f : ServerFlags("the extraction service")) {
     if (f.name == "timeout") f.help = "--server: deadline of each batch, per 1000 pages (default 60, at least that)";
     flags.push_back(f);
@@ -69,6 +75,21 @@ constexpr char kExtractUsage[] =
     "its absolute path. Pages go in batches of at most 512 pages and 64 MB (online: over one\n"
     "ExtractStream call each). Exit status 1 when any page is an ERROR; when the site is not\n"
     "registered or has no rule, the command stops with that error on stderr (exit 1).\n"
+    "\n"
+    "--format csv writes the records as CSV (RFC 4180: CRLF line ends; a cell with a quote,\n"
+    "comma, CR or LF, or a leading or trailing space or tab is quoted, quotes doubled): a header\n"
+    "row, then one row per page, list record or ERROR page. Columns: file, url, status, cluster,\n"
+    "rule_version, matched_by, agreement, record, data_area, nearest_cluster, nearest_rejected,\n"
+    "error (empty where they do not apply), then the schema's attributes in schema order (an\n"
+    "attribute named like a page column is \"attributes.NAME\"). An attribute's cell is its\n"
+    "values joined by \"|\", each value with \"\\\" written \"\\\\\" and \"|\" written \"\\|\".\n"
+    "--fields a,b,... keeps only those columns, in that order (CSV and JSON lines alike; JSON\n"
+    "lines keep the page fields that apply to the row, then \"attributes\" with the chosen\n"
+    "attributes); an unknown field is an error listing the valid ones. Online the schema's\n"
+    "attributes are those of the first record that has any: rows before it wait for it.\n"
+    "--url URL gives the URL of a single page file without <base href> (with several files\n"
+    "it is an error). Progress (pages done/total, pages/s, ETA) goes to stderr when it is a\n"
+    "terminal (--progress / --no-progress to force).\n"
     "\n";
 
 constexpr char kExtractFlagsHeader[] =
@@ -82,13 +103,6 @@ struct Slot {
   std::string file, url;
   absl::Status read_error;
 };
-
-std::string ErrorLine(const std::string& file, const std::string& url, const absl::Status& error) {
-  util::JsonWriter w;
-  w.BeginObject().Key("file").String(file).Key("url").String(url).Key("status").String("ERROR");
-  w.Key("error").String(error.ToString()).EndObject();
-  return w.Release();
-}
 
 absl::Status ResponseError(const v1::ExtractResponse& r) {
   return absl::Status(static_cast<absl::StatusCode>(r.error_code()), r.error());
@@ -106,11 +120,18 @@ struct ExtractSettings {
   std::string site;
   bool details = false;
   size_t max_file_bytes = 0;
+  std::string url;  // --url, or ""
 };
+
+// An exporter's error as the command's: a bad field names --fields.
+absl::Status FieldsError(absl::Status s) {
+  if (s.code() != absl::StatusCode::kInvalidArgument) return s;
+  return absl::InvalidArgumentError("--fields: " + std::string(s.message()));
+}
 
 // Extracts and prints one batch; returns whether any page failed.
 absl::StatusOr<bool> ExtractBatch(workflow::ExtractionApi& api, const std::vector<Slot>& slots,
-                                  const std::vector<v1::ExtractRequest>& requests, const ExtractSettings& settings) {
+                                  const std::vector<v1::ExtractRequest>& requests, extract::RecordExporter& out) {
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ExtractResponse> responses, api.ExtractMany(requests));
   for (const v1::ExtractResponse& r : responses) {
     if (IsSiteError(r)) return ResponseError(r);
@@ -120,16 +141,16 @@ absl::StatusOr<bool> ExtractBatch(workflow::ExtractionApi& api, const std::vecto
   for (const Slot& slot : slots) {
     if (!slot.read_error.ok()) {
       any_error = true;
-      std::cout << ErrorLine(slot.file, slot.url, slot.read_error) << "\n";
+      VERTEX_RETURN_IF_ERROR(FieldsError(out.AddError(slot.file, slot.url, slot.read_error)));
       continue;
     }
     const v1::ExtractResponse& r = responses[next++];
     if (r.error_code() != 0) {
       any_error = true;
-      std::cout << ErrorLine(slot.file, slot.url, ResponseError(r)) << "\n";
+      VERTEX_RETURN_IF_ERROR(FieldsError(out.AddError(slot.file, slot.url, ResponseError(r))));
       continue;
     }
-    std::cout << extract::RecordToJson(extract::RecordFromResponse(r), slot.file, settings.details) << "\n";
+    VERTEX_RETURN_IF_ERROR(FieldsError(out.Add(extract::RecordFromResponse(r), slot.file)));
   }
   return any_error;
 }
@@ -137,7 +158,7 @@ absl::StatusOr<bool> ExtractBatch(workflow::ExtractionApi& api, const std::vecto
 // Reads the files into batches of at most 512 pages and about 64 MB,
 // extracting and printing each; returns whether any page failed.
 absl::StatusOr<bool> ExtractFiles(workflow::ExtractionApi& api, const std::vector<std::string>& files,
-                                  const ExtractSettings& settings) {
+                                  const ExtractSettings& settings, extract::RecordExporter& out, Progress& progress) {
   constexpr size_t kMaxPages = 512, kMaxBytes = size_t{64} << 20;
   bool any_error = false;
   std::vector<Slot> slots;
@@ -145,7 +166,8 @@ absl::StatusOr<bool> ExtractFiles(workflow::ExtractionApi& api, const std::vecto
   size_t bytes = 0;
   for (size_t i = 0; i <= files.size(); ++i) {
     if (i == files.size() || slots.size() >= kMaxPages || bytes >= kMaxBytes) {
-      VERTEX_ASSIGN_OR_RETURN(const bool failed, ExtractBatch(api, slots, requests, settings));
+      VERTEX_ASSIGN_OR_RETURN(const bool failed, ExtractBatch(api, slots, requests, out));
+      progress.Add(slots.size());
       any_error |= failed;
       slots.clear();
       requests.clear();
@@ -153,7 +175,7 @@ absl::StatusOr<bool> ExtractFiles(workflow::ExtractionApi& api, const std::vecto
       if (i == files.size()) break;
     }
     Slot& slot = slots.emplace_back(Slot{files[i], "", absl::OkStatus()});
-    absl::StatusOr<site::PageFile> page = site::ReadPageFile(files[i], settings.max_file_bytes);
+    absl::StatusOr<site::PageFile> page = site::ReadPageFile(files[i], settings.max_file_bytes, settings.url);
     if (!page.ok()) {
       slot.read_error = page.status();
       continue;
@@ -166,7 +188,35 @@ absl::StatusOr<bool> ExtractFiles(workflow::ExtractionApi& api, const std::vecto
     request.set_html(std::move(page->bytes));
     request.set_details(settings.details);
   }
+  VERTEX_RETURN_IF_ERROR(FieldsError(out.Finish()));
   return any_error;
+}
+
+// The schema's attribute names, in schema order, when the rule store is at
+// hand (offline, a registered site); nullopt otherwise (the exporter takes
+// them from the records).
+std::optional<std::vector<std::string>> SchemaAttributes(const store::RuleStore* store, const std::string& site) {
+  if (store == nullptr) return std::nullopt;
+  absl::StatusOr<v1::SiteRecord> record = store->GetSite(site);
+  if (!record.ok()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const v1::AttributeSchema& a : record->schema().attributes()) names.push_back(a.name());
+  return names;
+}
+
+// The --format and --fields of `a`, and where the schema comes from, as an
+// exporter writing to stdout.
+absl::StatusOr<extract::RecordExporter> ExporterFromFlags(const ParsedArgs& a, const store::RuleStore* store) {
+  const absl::StatusOr<extract::ExportFormat> format = extract::ParseExportFormat(a.String("format", "jsonl"));
+  if (!format.ok()) return absl::InvalidArgumentError("--format: " + std::string(format.status().message()));
+  if (a.Has("fields") && a.List("fields").empty()) return absl::InvalidArgumentError("--fields: no field given");
+  if (a.Has("details") && (*format != extract::ExportFormat::kJsonl || a.Has("fields"))) {
+    return absl::InvalidArgumentError("--details applies to --format jsonl without --fields only");
+  }
+  absl::StatusOr<extract::RecordExporter> exporter = extract::RecordExporter::Create(
+      *format, a.List("fields"), SchemaAttributes(store, a.String("site", "")), &std::cout, a.Has("details"));
+  if (!exporter.ok()) return FieldsError(exporter.status());
+  return exporter;
 }
 
 absl::StatusOr<bool> Extract(const ParsedArgs& a) {
@@ -185,10 +235,14 @@ absl::StatusOr<bool> Extract(const ParsedArgs& a) {
   options.extractor.nearest = !a.Has("no-nearest");
   ExtractSettings settings{a.String("site", ""), a.Has("details"), options.parse.max_page_bytes};
   if (online) settings.max_file_bytes = static_cast<size_t>(client::ConnectOptions().max_message_bytes);
+  VERTEX_ASSIGN_OR_RETURN(const bool show_progress, ProgressEnabled(a));
   VERTEX_ASSIGN_OR_RETURN(std::vector<std::string> files, site::ExpandPagePaths(a.positional));
+  VERTEX_ASSIGN_OR_RETURN(settings.url, UrlFromFlags(a, files));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::ExtractionApi> backend,
                           OpenExtraction(a, options, static_cast<int>(threads)));
-  return ExtractFiles(*backend.api, files, settings);
+  VERTEX_ASSIGN_OR_RETURN(extract::RecordExporter exporter, ExporterFromFlags(a, backend.store.get()));
+  Progress progress("extract", files.size(), show_progress);
+  return ExtractFiles(*backend.api, files, settings, exporter, progress);
 }
 
 }  // namespace

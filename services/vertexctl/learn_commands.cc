@@ -37,7 +37,9 @@ std::vector<FlagSpec> LearnFlags() {
       {"replace", "", "forget the clusters' earlier annotations (default: keep them; a page annotated again "
                       "for an attribute replaces its earlier annotation)"},
       {"allow-attribute-loss", "", "store a version even when it has no rule for an attribute the current one has"},
+      UrlFlag("the URL of the page when --sample is one page file (its <base href> ignored); an error otherwise"),
   };
+  for (const FlagSpec& f : ProgressFlags()) flags.push_back(f);
   for (const FlagSpec& f : SiteSettingsFlags()) flags.push_back(f);
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : OfflineLearningFlags()) flags.push_back(f);
@@ -64,7 +66,9 @@ constexpr char kLearnUsage[] =
     "the editor loop on every other page of the cluster, and when the rule is DONE tries it on\n"
     "the site's clusters nobody annotated (rule transfer: those it passes on are merged in).\n"
     "An annotation's \"file\" is a path as given, or relative to --sample (it is sent as that\n"
-    "page's URL); a \"url\" is sent as is.\n"
+    "page's URL); a \"url\" is sent as is. --url URL gives the URL of a --sample that is one page\n"
+    "file without <base href> (an error with a directory of several). The sample pages sent\n"
+    "show progress on stderr when it is a terminal (--progress / --no-progress to force).\n"
     "Record-level schemas (\"record_level\": true, e.g. deploy/schemas/real_estate.json: many\n"
     "records per page) learn a record rule. With no --annotations, every cluster (or --cluster)\n"
     "is learnt by AMBER with no editor: the schema's regexes and gazetteers annotate its sample\n"
@@ -103,6 +107,8 @@ struct LearnInputs {
   bool replace = false, allow_attribute_loss = false;
   std::vector<workflow::SourcedAnnotation> annotations;
   std::vector<std::string> files;  // the sample's page files
+  std::string url;                 // --url: the URL of the one sample file, or ""
+  bool progress = false;           // draw the pages sent on stderr
 };
 
 std::string Where(const LearnInputs& in, const workflow::SourcedAnnotation& s) {
@@ -165,6 +171,8 @@ absl::StatusOr<LearnInputs> ReadLearnInputs(const ParsedArgs& a) {
     VERTEX_ASSIGN_OR_RETURN(in.annotations, workflow::ParseAnnotations(text, in.annotations_file));
   }
   VERTEX_ASSIGN_OR_RETURN(in.files, site::ExpandPagePaths({in.sample}));
+  VERTEX_ASSIGN_OR_RETURN(in.url, UrlFromFlags(a, in.files));
+  VERTEX_ASSIGN_OR_RETURN(in.progress, ProgressEnabled(a));
   SampleFiles sample;
   for (const std::string& f : in.files) sample[Canonical(f)] = "";
   for (const workflow::SourcedAnnotation& s : in.annotations) {
@@ -260,10 +268,10 @@ struct LearnOutcome {
 };
 
 // The sample files by canonical path, with their URLs.
-absl::StatusOr<SampleFiles> ReadSampleUrls(const std::vector<std::string>& files) {
+absl::StatusOr<SampleFiles> ReadSampleUrls(const std::vector<std::string>& files, const std::string& url) {
   SampleFiles out;
   for (const std::string& f : files) {
-    VERTEX_ASSIGN_OR_RETURN(site::PageFile page, site::ReadPageFile(f, size_t{1} << 30));
+    VERTEX_ASSIGN_OR_RETURN(site::PageFile page, site::ReadPageFile(f, size_t{1} << 30, url));
     out[Canonical(f)] = page.url;
   }
   return out;
@@ -285,7 +293,8 @@ absl::StatusOr<AddedPages> AddNewPages(workflow::LearningApi& api, const LearnIn
     if (!held.count(urls.at(Canonical(f)))) fresh.push_back(f);
   }
   if (fresh.empty() && known.clustered() && !settings) return AddedPages{};
-  return AddSamplePagesInBatches(api, in.site, fresh, false, settings);
+  Progress progress("learn: add-pages", fresh.size(), in.progress && !fresh.empty());
+  return AddSamplePagesInBatches(api, in.site, fresh, false, settings, in.url, &progress);
 }
 
 absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInputs& in) {
@@ -306,7 +315,7 @@ absl::StatusOr<LearnOutcome> LearnAll(workflow::LearningApi& api, const LearnInp
     }
     if (asked.SerializeAsString() == registered.site().settings().SerializeAsString()) settings.reset();
   }
-  VERTEX_ASSIGN_OR_RETURN(const SampleFiles urls, ReadSampleUrls(in.files));
+  VERTEX_ASSIGN_OR_RETURN(const SampleFiles urls, ReadSampleUrls(in.files, in.url));
   VERTEX_ASSIGN_OR_RETURN(o.added, AddNewPages(api, in, urls, settings));
   if (o.added.response.clustered() && o.added.response.clusters_size() == 0) {
     return absl::FailedPreconditionError(workflow::NoClusterMessage(in.site, o.added.response.sample_pages(),

@@ -45,7 +45,9 @@ std::vector<FlagSpec> MonitorFlags() {
       {"cluster", "ID", "test only this cluster; repeat the flag or give a comma-separated list (default: all)"},
       {"dry-run", "", "do not store the run in the site's history"},
       {"json", "", "print the MonitorResponse as one line of JSON instead of the report"},
+      UrlFlag("the URL of the one page file given (its <base href> ignored); an error with several"),
   };
+  for (const FlagSpec& f : ProgressFlags()) flags.push_back(f);
   for (const FlagSpec& f : FetchingServerFlags("the monitoring service", "when no page is given")) flags.push_back(f);
   for (const FlagSpec& f : FetchFlagSpecs()) flags.push_back(f);
   flags.push_back({"help", "", "show this help"});
@@ -59,7 +61,8 @@ constexpr char kMonitorUsage[] =
     "Asks whether the site's templates changed since its rules were learnt (Vertex IV-B). Each\n"
     "cluster with a rule is tested on fresh versions of its bellwether pages: the pages given\n"
     "(*.htm, *.html of a directory, or files; a file's URL from a <base href> first line, else\n"
-    "file:// and its path; a page that is no bellwether is routed to a cluster by URL regex), or,\n"
+    "file:// and its path, or --url URL for a single file; progress (pages sent) goes to stderr\n"
+    "when it is a terminal, --progress / --no-progress to force; a page that is no bellwether is routed to a cluster by URL regex), or,\n"
     "when none is given, the bellwether pages fetched by the service (offline: by vertexctl, with\n"
     "the --fetch-* flags; robots.txt obeyed unless --ignore-robots, one request at a time per\n"
     "host). On each page: the shingle test (does the cluster's signature cover it?) and the field\n"
@@ -115,12 +118,20 @@ absl::StatusOr<v1::MonitorResponse> Monitor(const ParsedArgs& a) {
   if (!paths.empty()) {
     VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
   }
+  VERTEX_ASSIGN_OR_RETURN(const std::string url, UrlFromFlags(a, files));
   VERTEX_ASSIGN_OR_RETURN(monitor::MonitorEngineOptions options, OfflineMonitorOptions(a));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::MonitoringApi> backend, OpenMonitoring(a, std::move(options)));
   if (paths.empty()) return backend->Monitor(request);  // the bellwethers are fetched
   // The pages a batch at a time: one run, never the whole directory held.
-  PageBatches pages(std::move(files), StreamBatchLimits());
-  return backend->MonitorStream(RequestMessages(std::move(request), &pages));
+  VERTEX_ASSIGN_OR_RETURN(const bool show_progress, ProgressEnabled(a));
+  Progress progress("monitor (pages sent)", files.size(), show_progress);
+  BatchLimits limits = StreamBatchLimits();
+  limits.url = url;
+  limits.progress = &progress;
+  PageBatches pages(std::move(files), limits);
+  absl::StatusOr<v1::MonitorResponse> response = backend->MonitorStream(RequestMessages(std::move(request), &pages));
+  progress.Finish();
+  return response;
 }
 
 std::string VerdictName(v1::ClusterVerdict::Verdict v) { return v1::ClusterVerdict::Verdict_Name(v); }

@@ -32,7 +32,9 @@ std::vector<FlagSpec> RelearnFlags() {
        "without pages given: fetch at most N of the stored sample's URLs (default: the service's, 300)"},
       {"no-repair", "", "do not try automatic repair: queue every cluster no rule is reused for"},
       {"json", "", "print the RelearnResponse as one line of JSON instead of the report"},
+      UrlFlag("the URL of the one page file given (its <base href> ignored); an error with several"),
   };
+  for (const FlagSpec& f : ProgressFlags()) flags.push_back(f);
   for (FlagSpec f : ServerFlags("the learning service")) {
     if (f.name == "timeout") f.help = "--server: deadline of the call (default 3600)";
     flags.push_back(f);
@@ -48,7 +50,8 @@ constexpr char kRelearnUsage[] =
     "\n"
     "Relearns a site whose templates changed (Vertex IV-C), reusing its rules where they still\n"
     "work. The fresh sample (the pages given: *.htm, *.html of a directory, or files, a file's URL\n"
-    "from a <base href> first line; or, when none is given, the stored sample's URLs fetched again,\n"
+    "from a <base href> first line, or --url URL for a single file; with pages given, progress\n"
+    "goes to stderr when it is a terminal; or, when none is given, the stored sample's URLs fetched again,\n"
     "at most --max-pages) replaces the site's sample and is clustered. Each new cluster gets an old\n"
     "cluster's rule when that rule passes the field test on the pages both samples share (cluster,\n"
     "then page, then field match); otherwise automatic repair learns a candidate rule from the\n"
@@ -150,13 +153,20 @@ absl::Status Relearn(const ParsedArgs& a) {
   if (!paths.empty()) {
     VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
   }
+  VERTEX_ASSIGN_OR_RETURN(const std::string url, UrlFromFlags(a, files));
+  VERTEX_ASSIGN_OR_RETURN(const bool show_progress, ProgressEnabled(a));
   VERTEX_ASSIGN_OR_RETURN(workflow::LearningEngineOptions options, OfflineOptions(a));
   VERTEX_ASSIGN_OR_RETURN(Backend<workflow::LearningApi> backend, OpenLearning(a, StoreMode::kMustExist, options));
   // The pages a batch at a time (online, the server gathers the sample).
-  PageBatches pages(std::move(files), StreamBatchLimits());
+  Progress progress("relearn (pages sent)", files.size(), show_progress && !files.empty());
+  BatchLimits limits = StreamBatchLimits();
+  limits.url = url;
+  limits.progress = &progress;
+  PageBatches pages(std::move(files), limits);
   VERTEX_ASSIGN_OR_RETURN(const v1::RelearnResponse response,
                           paths.empty() ? backend->Relearn(request)
                                         : backend->RelearnStream(RequestMessages(std::move(request), &pages)));
+  progress.Finish();
   if (a.Has("json")) return PrintJson(response);
   PrintRelearnReport(response);
   return absl::OkStatus();

@@ -22,7 +22,9 @@ std::vector<FlagSpec> SiteFlags() {
       {"site", "NAME", "the site's id"},
       {"schema", "FILE", "register: the vertical's schema (JSON), e.g. deploy/schemas/book.json"},
       {"defer", "", "add-pages: store the pages without clustering the sample"},
+      UrlFlag("add-pages: the URL of the one page file given (its <base href> ignored); an error with several"),
   };
+  for (const FlagSpec& f : ProgressFlags()) flags.push_back(f);
   for (const FlagSpec& f : SiteSettingsFlags()) flags.push_back(f);
   for (const FlagSpec& f : ServerFlags("the learning service")) flags.push_back(f);
   for (const FlagSpec& f : OfflineLearningFlags()) flags.push_back(f);
@@ -34,7 +36,7 @@ constexpr char kSiteUsage[] =
     "usage: vertexctl site register --site SITE --schema FILE [--threshold N] [--sample-rate R]\n"
     "                               [--page-builder gumbo|libxml2]\n"
     "                               (--store DIR | --server HOST:PORT)\n"
-    "       vertexctl site add-pages --site SITE [--defer] [--threshold N] [--sample-rate R]\n"
+    "       vertexctl site add-pages --site SITE [--defer] [--threshold N] [--sample-rate R] [--url URL]\n"
     "                                (--store DIR | --server HOST:PORT) PAGE_DIR_OR_FILE...\n"
     "       vertexctl site delete --site SITE (--store DIR | --server HOST:PORT)\n"
     "\n"
@@ -42,12 +44,14 @@ constexpr char kSiteUsage[] =
     "schema (its clusters and rules are kept); prints the RegisterSiteResponse.\n"
     "add-pages: adds page files (*.htm, *.html of a directory, or files) to the site's sample;\n"
     "a page with a URL already in the sample replaces it. A file's URL is taken from a\n"
-    "<base href=\"...\"> on its first line, else file:// and its absolute path. Pages go in\n"
+    "<base href=\"...\"> on its first line, else file:// and its absolute path; --url URL gives\n"
+    "the URL of a single page file (an error with several). Pages go in\n"
     "batches of at most 200 pages and 32 MB; the last call clusters the whole sample (Vertex\n"
     "Algorithm 1), infers URL regexes and picks the pages to annotate (Algorithm 2), unless\n"
     "--defer. Prints the AddSamplePagesResponse, the batches' merged: pages added, pages that\n"
     "could not be used (\"errors\"), the clusters by decreasing importance, the site's settings\n"
-    "and the pruning threshold applied (\"prune_threshold\").\n"
+    "and the pruning threshold applied (\"prune_threshold\"). Progress (pages sent/total, pages/s,\n"
+    "ETA) goes to stderr when it is a terminal (--progress / --no-progress to force).\n"
     "Exit code: 0 done; 3 the pages were added and the sample clustered into no cluster (every\n"
     "page pruned: stderr says so; lower --threshold); 1 an error; 2 a usage error.\n"
     "delete: removes the site and everything of it; prints {}.\n"
@@ -67,7 +71,7 @@ constexpr char kSiteFlagsHeader[] =
     "stored before the setting existed), also when register or add-pages does not name one;\n"
     "a site with sample pages or rules keeps its builder and a request naming another fails\n"
     "with FAILED_PRECONDITION (delete the site, or register another). The responses show it\n"
-    "as settings.pageBuilder.\n"
+    "as settings.page_builder.\n"
     "\n"
     "flags:\n";
 
@@ -88,7 +92,12 @@ absl::Status Register(workflow::LearningApi& api, const ParsedArgs& a) {
 absl::StatusOr<int> AddPages(workflow::LearningApi& api, const ParsedArgs& a, const std::vector<std::string>& files) {
   VERTEX_ASSIGN_OR_RETURN(std::optional<v1::SiteSettings> settings, SiteSettingsFromFlags(a));
   const std::string site = a.String("site", "");
-  VERTEX_ASSIGN_OR_RETURN(AddedPages added, AddSamplePagesInBatches(api, site, files, a.Has("defer"), settings));
+  VERTEX_ASSIGN_OR_RETURN(const std::string url, UrlFromFlags(a, files));
+  VERTEX_ASSIGN_OR_RETURN(const bool show_progress, ProgressEnabled(a));
+  Progress progress("add-pages", files.size(), show_progress);
+  VERTEX_ASSIGN_OR_RETURN(AddedPages added,
+                          AddSamplePagesInBatches(api, site, files, a.Has("defer"), settings, url, &progress));
+  progress.Finish();
   VERTEX_RETURN_IF_ERROR(PrintJson(added.response));
   return ReportNoCluster("site", site, added.response);
 }
@@ -112,6 +121,7 @@ absl::StatusOr<int> Site(const ParsedArgs& a) {
   const std::vector<std::string> paths(a.positional.begin() + 1, a.positional.end());
   if (sub == "add-pages" && paths.empty()) return absl::InvalidArgumentError("no PAGE_DIR_OR_FILE given (see --help)");
   if (sub != "add-pages" && !paths.empty()) return absl::InvalidArgumentError("unexpected argument " + paths[0]);
+  if (sub != "add-pages" && a.Has("url")) return absl::InvalidArgumentError("--url applies to add-pages only");
   std::vector<std::string> files;
   if (sub == "add-pages") {
     VERTEX_ASSIGN_OR_RETURN(files, site::ExpandPagePaths(paths));
@@ -182,7 +192,8 @@ absl::Status Tasks(const ParsedArgs& a) {
 
 absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, const std::string& site,
                                                    const std::vector<std::string>& files, bool defer_all,
-                                                   const std::optional<v1::SiteSettings>& settings) {
+                                                   const std::optional<v1::SiteSettings>& settings,
+                                                   const std::string& url, Progress* progress) {
   AddedPages added;
   bool first = true;
   const auto send = [&](std::vector<v1::Page> pages, const std::vector<std::string>& paths, bool last) -> absl::Status {
@@ -199,7 +210,10 @@ absl::StatusOr<AddedPages> AddSamplePagesInBatches(workflow::LearningApi& api, c
     workflow::MergeAddedPages(std::move(response), &added.response);
     return absl::OkStatus();
   };
-  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, BatchLimits(), send));
+  BatchLimits limits;
+  limits.url = url;
+  limits.progress = progress;
+  VERTEX_RETURN_IF_ERROR(ForEachPageBatch(files, limits, send));
   return added;
 }
 

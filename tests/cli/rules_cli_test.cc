@@ -10,11 +10,16 @@
 #include <map>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/demo/site_generator.h"
 #include "common/eval/ground_truth.h"
 #include "common/eval/score.h"
+#include "common/extract/record_export.h"
 #include "common/extract/site_extractor.h"
+#include "common/schema/schema.h"
 #include "common/site/page_file.h"
 #include "common/store/rule_store.h"
 #include "common/util/file.h"
@@ -35,9 +40,10 @@ struct Result {
   std::string out, err;
 };
 
-Result Vertexctl(const std::string& args) {
+// Runs `command` in the shell, stderr kept apart.
+Result Shell(const std::string& command) {
   const std::string err_file = (fs::temp_directory_path() / ("rules_cli_err_" + std::to_string(getpid()))).string();
-  FILE* p = popen((std::string(VERTEXCTL_PATH) + " " + args + " 2>" + err_file).c_str(), "r");
+  FILE* p = popen((command + " 2>" + err_file).c_str(), "r");
   Result r;
   char buf[65536];
   for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) r.out.append(buf, n);
@@ -46,6 +52,8 @@ Result Vertexctl(const std::string& args) {
   r.err = util::ReadFile(err_file).value_or("");
   return r;
 }
+
+Result Vertexctl(const std::string& args) { return Shell(std::string(VERTEXCTL_PATH) + " " + args); }
 
 google::protobuf::Struct ParseJson(const std::string& json) {
   google::protobuf::Struct s;
@@ -365,6 +373,219 @@ TEST(RulesCli, ExtractPrintsWhatTheLibraryComputes) {
     ASSERT_EQ(got.size(), want.size()) << c.flags << ": " << r.err;
     for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << c.flags << ", line " << i + 1;
   }
+}
+
+// `csv_file` read by Python's csv module: its rows, each a list of cells.
+std::vector<std::vector<std::string>> PythonCsvRows(const std::string& csv_file) {
+  const Result r = Shell("python3 -c 'import csv, json, sys; "
+                         "print(json.dumps(list(csv.reader(open(sys.argv[1], newline=\"\", encoding=\"utf-8\")))))' " +
+                         csv_file);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  google::protobuf::ListValue rows;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &rows).ok()) << r.out.substr(0, 300);
+  std::vector<std::vector<std::string>> out;
+  for (const auto& row : rows.values()) {
+    std::vector<std::string>& cells = out.emplace_back();
+    for (const auto& cell : row.list_value().values()) cells.push_back(cell.string_value());
+  }
+  return out;
+}
+
+// A JSON line's page field as a CSV cell: strings as they are, numbers in
+// decimal, "" when absent.
+std::string Cell(const google::protobuf::Struct& line, const std::string& field) {
+  const auto it = line.fields().find(field);
+  if (it == line.fields().end()) return "";
+  if (it->second.has_number_value()) return absl::StrCat(static_cast<int64_t>(it->second.number_value()));
+  return it->second.string_value();
+}
+
+TEST(RulesCli, ExtractCsvHasTheJsonLinesRecordsAndFieldsChooseColumns) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("rules_cli_csv_store");
+  fs::remove_all(store);
+  ASSERT_EQ(Vertexctl(LearnArgs(store, site.annotations)).exit_code, 0);
+  const std::string bad = BadPages();
+  const std::string pages = site.dir + " " + bad + "/c_deep.htm " + bad + "/d_local.htm";
+  const Result jsonl = Vertexctl("extract --store " + store + " --site demo " + pages);
+  EXPECT_EQ(jsonl.exit_code, 1) << jsonl.err;  // the page over the depth limit
+  const std::string csv_file = Tmp("rules_cli_records") + ".csv";
+  const Result csv = Vertexctl("extract --store " + store + " --site demo --format csv " + pages + " >" + csv_file);
+  EXPECT_EQ(csv.exit_code, 1) << csv.err;
+  // The columns: the page's, then the schema's attributes in schema order.
+  const schema::CompiledSchema schema =
+      schema::CompiledSchema::FromFile(VERTEX_SOURCE_DIR "/deploy/schemas/product.json").value();
+  std::vector<std::string> header = {"file",      "url",  "status",    "cluster",         "rule_version",
+                                     "matched_by", "agreement", "record", "data_area", "nearest_cluster",
+                                     "nearest_rejected", "error"};
+  const size_t page_columns = header.size();
+  for (size_t i = 0; i < schema.size(); ++i) header.push_back(schema.attribute(i).name());
+  const std::vector<std::vector<std::string>> rows = PythonCsvRows(csv_file);
+  const std::vector<std::string> lines = absl::StrSplit(absl::StripSuffix(jsonl.out, "\n"), '\n');
+  ASSERT_EQ(rows.size(), lines.size() + 1);
+  EXPECT_EQ(rows[0], header);
+  size_t multi_valued_cells = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    SCOPED_TRACE(lines[i].substr(0, 200));
+    const google::protobuf::Struct line = ParseJson(lines[i]);
+    const std::vector<std::string>& row = rows[i + 1];
+    ASSERT_EQ(row.size(), header.size());
+    for (size_t c = 0; c < page_columns; ++c) EXPECT_EQ(row[c], Cell(line, header[c])) << header[c];
+    const auto attrs = line.fields().find("attributes");
+    for (size_t c = page_columns; c < header.size(); ++c) {
+      std::vector<std::string> values;
+      if (attrs != line.fields().end()) {
+        const auto& map = attrs->second.struct_value().fields();
+        if (const auto v = map.find(header[c]); v != map.end()) {
+          for (const auto& value : v->second.list_value().values()) values.push_back(value.string_value());
+        }
+      }
+      EXPECT_EQ(extract::SplitValues(row[c]), values) << header[c];
+      multi_valued_cells += values.size() > 1;
+    }
+  }
+  EXPECT_GT(multi_valued_cells, 0u);  // the separator was exercised
+  // --fields: exactly those columns, in that order; in JSON lines too.
+  const Result chosen = Vertexctl("extract --store " + store + " --site demo --format csv --fields price,url,designers " +
+                                  site.dir + " >" + csv_file);
+  EXPECT_EQ(chosen.exit_code, 0) << chosen.err;
+  const std::vector<std::vector<std::string>> chosen_rows = PythonCsvRows(csv_file);
+  ASSERT_EQ(chosen_rows.size(), rows.size() - 2);  // no bad pages this time
+  EXPECT_EQ(chosen_rows[0], (std::vector<std::string>{"price", "url", "designers"}));
+  for (size_t i = 1; i < chosen_rows.size(); ++i) {
+    const size_t url = std::find(header.begin(), header.end(), "url") - header.begin();
+    const size_t price = std::find(header.begin(), header.end(), "price") - header.begin();
+    EXPECT_EQ(chosen_rows[i][1], rows[i][url]);
+    EXPECT_EQ(chosen_rows[i][0], rows[i][price]);
+  }
+  // JSON lines with --fields: the chosen page fields, then the attributes.
+  const std::string product = site.dir + "/" + site.truth.pages.begin()->first + ".htm";
+  const Result whole = Vertexctl("extract --store " + store + " --site demo " + product);
+  const Result fields_jsonl = Vertexctl("extract --store " + store + " --site demo --fields status,title " + product);
+  EXPECT_EQ(fields_jsonl.exit_code, 0) << fields_jsonl.err;
+  const google::protobuf::Struct line = ParseJson(whole.out);
+  util::JsonWriter want;
+  want.BeginObject().Key("status").String(Cell(line, "status")).Key("attributes").BeginObject().Key("title");
+  want.BeginArray();
+  for (const auto& v : line.fields().at("attributes").struct_value().fields().at("title").list_value().values()) {
+    want.String(v.string_value());
+  }
+  want.EndArray().EndObject().EndObject();
+  EXPECT_EQ(fields_jsonl.out, want.Release() + "\n");
+  // Bad flags: the field named and the valid ones listed; --details with CSV.
+  Result r = Vertexctl("extract --store " + store + " --site demo --format csv --fields url,titel " + site.dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--fields: unknown field \"titel\"; valid fields: file, url, status"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("title, brand, price"), std::string::npos) << r.err;
+  r = Vertexctl("extract --store " + store + " --site demo --format xml " + site.dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--format: unknown format \"xml\""), std::string::npos) << r.err;
+  r = Vertexctl("extract --store " + store + " --site demo --format csv --details " + site.dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--details applies to --format jsonl"), std::string::npos) << r.err;
+}
+
+// --url: the URL of one page file without <base href>; an error with more.
+TEST(RulesCli, UrlNamesTheUrlOfASinglePageFile) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("rules_cli_url_store");
+  fs::remove_all(store);
+  ASSERT_EQ(Vertexctl(LearnArgs(store, site.annotations)).exit_code, 0);
+  // A product page without its <base href> line extracts as file:// (no
+  // rule's URL regex matches) and, given its URL, as the product it is.
+  const std::string product = site.dir + "/" + site.truth.pages.begin()->first + ".htm";
+  const std::string page = util::ReadFile(product).value();
+  const std::string url = site::BaseUrlOnFirstLine(page);
+  ASSERT_FALSE(url.empty());
+  const std::string bare = Tmp("rules_cli_bare") + ".htm";
+  ASSERT_TRUE(util::WriteFile(bare, page.substr(page.find('\n') + 1)).ok());
+  Result r = Vertexctl("extract --store " + store + " --site demo --fields url,status " + bare);
+  EXPECT_EQ(r.out, "{\"url\":\"file://" + fs::absolute(bare).lexically_normal().string() +
+                       "\",\"status\":\"NO_URL_MATCH\"}\n");
+  const std::string fields = " --fields url,status,title,price,designers ";
+  const Result with_base = Vertexctl("extract --store " + store + " --site demo" + fields + product);
+  r = Vertexctl("extract --store " + store + " --site demo --url '" + url + "'" + fields + bare);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, with_base.out);
+  EXPECT_NE(r.out.find("{\"url\":\"" + url + "\",\"status\":\"OK\""), std::string::npos) << r.out;
+  for (const std::string& command :
+       {"extract --store " + store + " --site demo", "site add-pages --store " + store + " --site demo",
+        "monitor demo --store " + store, "relearn demo --store " + store}) {
+    r = Vertexctl(command + " --url '" + url + "' " + bare + " " + site.dir + "/0001.htm");
+    // A usage error: 2, or monitor's 1 for any error.
+    EXPECT_EQ(r.exit_code, command.rfind("monitor", 0) == 0 ? 1 : 2) << command;
+    EXPECT_NE(r.err.find("--url names the URL of one page file; 2 files given"), std::string::npos) << r.err;
+    EXPECT_NE(Vertexctl(command + " --help").out.find("--url URL"), std::string::npos) << command;
+  }
+  r = Vertexctl("site register --store " + store + " --site demo --url '" + url + "' --schema x.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--url applies to add-pages only"), std::string::npos) << r.err;
+  r = Vertexctl("extract --store " + store + " --site demo --url not-a-url " + bare);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--url 'not-a-url' is not an absolute URL"), std::string::npos) << r.err;
+  r = Vertexctl("learn --store " + store + " --site demo --schema " VERTEX_SOURCE_DIR
+                "/deploy/schemas/product.json --annotations " + site.annotations + " --sample " + site.dir +
+                " --url '" + url + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--url names the URL of one page file"), std::string::npos) << r.err;
+}
+
+// Runs `args` (vertexctl's) with its stderr on a pseudo-terminal (python3's
+// pty module) and stdout to /dev/null; returns what the terminal showed.
+Result VertexctlOnATerminal(const std::string& args) {
+  const std::string script = Tmp("rules_cli_pty") + ".py";
+  EXPECT_TRUE(util::WriteFile(script,
+                              "import os, pty, subprocess, sys\n"
+                              "master, slave = pty.openpty()\n"
+                              "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=slave)\n"
+                              "os.close(slave)\n"
+                              "seen = b''\n"
+                              "while True:\n"
+                              "    try:\n"
+                              "        data = os.read(master, 65536)\n"
+                              "    except OSError:\n"
+                              "        break\n"
+                              "    if not data:\n"
+                              "        break\n"
+                              "    seen += data\n"
+                              "sys.stdout.buffer.write(seen)\n"
+                              "sys.exit(p.wait())\n")
+                  .ok());
+  return Shell("python3 " + script + " " + VERTEXCTL_PATH + " " + args);
+}
+
+TEST(RulesCli, ProgressIsDrawnOnATerminalOnly) {
+  const Site& site = DemoSite();
+  const std::string store = Tmp("rules_cli_progress_store");
+  fs::remove_all(store);
+  ASSERT_EQ(Vertexctl(LearnArgs(store, site.annotations)).exit_code, 0);
+  const size_t pages = site::ExpandPagePaths({site.dir}).value().size();
+  const std::string done = absl::StrCat(pages, "/", pages, " pages (100%)");
+  const std::string extract = "extract --store " + store + " --site demo " + site.dir;
+  Result r = VertexctlOnATerminal(extract);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("\rextract: 0/", 0), 0u) << r.out;  // drawn at once, rewritten in place
+  EXPECT_NE(r.out.find("\rextract: " + done + ", "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" pages/s, ETA 0:00"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;  // one line, ended once (the tty shows \r\n)
+  // Not a terminal: nothing, unless forced; forced off on a terminal.
+  r = Vertexctl(extract);
+  EXPECT_EQ(r.err, "");
+  r = Vertexctl(extract + " --progress");
+  EXPECT_NE(r.err.find("\rextract: " + done), std::string::npos) << r.err;
+  r = VertexctlOnATerminal(extract + " --no-progress");
+  EXPECT_EQ(r.out, "");
+  r = Vertexctl(extract + " --progress --no-progress");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--progress and --no-progress"), std::string::npos) << r.err;
+  // add-pages and monitor (pages sent) too.
+  r = VertexctlOnATerminal("site add-pages --defer --store " + store + " --site demo " + site.dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\radd-pages: " + done), std::string::npos) << r.out;
+  r = VertexctlOnATerminal("monitor demo --dry-run --store " + store + " " + site.dir);
+  EXPECT_NE(r.out.find("\rmonitor (pages sent): " + done), std::string::npos) << r.out;
 }
 
 // The site's life offline, command by command: register, a deferred

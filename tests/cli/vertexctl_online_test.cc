@@ -17,6 +17,8 @@
 #include "common/demo/site_generator.h"
 #include "common/store/rule_store.h"
 #include "common/util/file.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/cli/engine_services.h"
 
@@ -140,6 +142,15 @@ TEST_F(VertexctlOnlineTest, EveryCommandPrintsWhatOfflinePrints) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"status\":\"OK\""), std::string::npos);
   Both("extract", "--site demo --details " + site.dir + "/0000.htm " + site.dir + "/0003.htm");
+  // Feed exports: the same CSV and chosen fields offline (the store's
+  // schema) and online (the schema read from the records).
+  r = Both("extract", "--site demo --format csv " + site.dir);
+  EXPECT_EQ(r.out.rfind("file,url,status,cluster,rule_version,matched_by,agreement,record,data_area,", 0), 0u);
+  Both("extract", "--site demo --fields designers,url,status " + site.dir);
+  Both("extract", "--site demo --format csv --fields price,file " + site.dir);
+  r = Both("extract", "--site demo --format csv --fields url,titel " + site.dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown field \"titel\""), std::string::npos) << r.err;
   Both("tasks", "--site demo");
   Both("tasks", "--site demo --cluster c1 --max-pages 1");
   Both("rules", "list --site demo");
@@ -171,6 +182,44 @@ TEST_F(VertexctlOnlineTest, EveryCommandPrintsWhatOfflinePrints) {
   r = Both("extract", "--site nosuchsite " + site.dir);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("nosuchsite"), std::string::npos) << r.err;
+}
+
+// Issue 16: a mistyped annotated value is reported not found, with the
+// closest text on its page, by the learning service (LearnResponse
+// diagnostics) and offline alike, never as "learnt".
+TEST_F(VertexctlOnlineTest, ATypoIsReportedWithItsClosestMatchOnlineAndOffline) {
+  const Site& site = DemoSite();
+  std::string lines = util::ReadFile(site.annotations).value();
+  const std::string key = "\"attribute\": \"title\", \"value\": \"";
+  const size_t at = lines.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const size_t begin = at + key.size(), end = lines.find('"', begin);
+  const std::string title = lines.substr(begin, end - begin);
+  ASSERT_GE(title.size(), 6u);
+  std::string typo = title;
+  typo[title.size() / 2] = typo[title.size() / 2] == 'q' ? 'z' : 'q';
+  lines.replace(begin, title.size(), typo);
+  const std::string annotations = Tmp("online_typo") + ".jsonl";
+  ASSERT_TRUE(util::WriteFile(annotations, lines).ok());
+  const Result r = Both("learn", "--site demo --schema " VERTEX_SOURCE_DIR "/deploy/schemas/product.json --annotations " +
+                                     annotations + " --sample " + site.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  google::protobuf::Struct out;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &out).ok()) << r.out.substr(0, 300);
+  size_t seen = 0;
+  for (const auto& call : out.fields().at("learnt").list_value().values()) {
+    for (const auto& d : call.struct_value().fields().at("diagnostics").list_value().values()) {
+      const auto& f = d.struct_value().fields();
+      if (f.at("attribute").string_value() != "title" || f.at("pages").list_value().values_size() == 0) continue;
+      ++seen;
+      EXPECT_EQ(f.at("code").string_value(), "value_not_found");
+      EXPECT_TRUE(f.at("learnt").bool_value());  // from the other annotated page
+      const std::string& message = f.at("message").string_value();
+      EXPECT_EQ(message.rfind("\"" + typo + "\" is not on page ", 0), 0u) << message;
+      EXPECT_NE(message.find("; closest: \"" + title + "\" at /html/"), std::string::npos) << message;
+    }
+  }
+  EXPECT_EQ(seen, 1u) << r.out.substr(0, 3000);
 }
 
 // A candidate version of c0's current rule in `store` (as Relearn's repair

@@ -513,8 +513,40 @@ TEST(RuleLearnerTest, AValueNotFoundOnOnePageIsReportedWhenTheOthersLearn) {
   anns.push_back({pub[0], "publisher", {"Nonexistent Press"}, ""});
   const RuleLearnResult r = Learn(site, anns);
   const AttributeDiagnostic& d = Diagnostic(r, "publisher");
-  EXPECT_EQ(d.code, DiagnosticCode::kLearnt) << d.message;
+  // Issue 16: a value that is not on its page is never reported "learnt",
+  // even when the other pages teach a rule (which is kept: learnt is true).
+  EXPECT_EQ(d.code, DiagnosticCode::kValueNotFound) << d.message;
+  EXPECT_TRUE(d.learnt);
+  EXPECT_NE(RuleOf(r.rule, "publisher"), nullptr);
   EXPECT_EQ(d.pages, std::vector<std::string>{site.pages[pub[0]].url() + ": Nonexistent Press"});
+  EXPECT_NE(d.message.find("\"Nonexistent Press\" is not on page " + site.pages[pub[0]].url()), std::string::npos)
+      << d.message;
+  EXPECT_NE(d.message.find("learnt from the other annotated pages: XPath "), std::string::npos) << d.message;
+}
+
+// A typo in a value: reported not found, with the page's text it most
+// likely meant, where it is, and how many edits away.
+TEST(RuleLearnerTest, ATypoIsReportedWithTheClosestTextOnThePage) {
+  const Site site = MakeSite(&DetailsPage, 12, 11);
+  const std::vector<size_t> pub = site.WithValue("publisher", 3);
+  const std::string real = site.truth[pub[0]].at("publisher")[0];
+  ASSERT_GE(real.size(), 3u);  // a third of it: at least one edit allowed
+  std::string typo = real;
+  typo[real.size() / 2] = typo[real.size() / 2] == 'q' ? 'z' : 'q';  // one substitution
+  std::vector<AttributeAnnotation> anns = Annotate(site, "publisher", {pub[1], pub[2]});
+  anns.push_back({pub[0], "publisher", {typo}, ""});
+  for (const bool alone : {false, true}) {
+    SCOPED_TRACE(alone ? "the typo alone" : "with two good pages");
+    const RuleLearnResult r = Learn(site, alone ? std::vector<AttributeAnnotation>{anns.back()} : anns);
+    const AttributeDiagnostic& d = Diagnostic(r, "publisher");
+    EXPECT_EQ(d.code, DiagnosticCode::kValueNotFound) << d.message;
+    EXPECT_EQ(d.learnt, !alone) << d.message;
+    const std::string closest = "closest: \"" + real + "\" at /html/";
+    EXPECT_NE(d.message.find("\"" + typo + "\" is not on page " + site.pages[pub[0]].url()), std::string::npos)
+        << d.message;
+    EXPECT_NE(d.message.find(closest), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("(1 edit)"), std::string::npos) << d.message;
+  }
 }
 
 // Two identical pages annotated with different items: no XPath, position or

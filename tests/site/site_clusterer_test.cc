@@ -53,6 +53,21 @@ TEST(PageFileTest, UrlComesFromTheBaseLineElseTheFilePath) {
   EXPECT_EQ(page->url, "file://" + dir + "/a.htm");
   EXPECT_EQ(ReadPageFile(dir + "/missing.htm", 1 << 20).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(ReadPageFile(dir + "/a.htm", 4).status().code(), absl::StatusCode::kResourceExhausted);
+  // A URL given (vertexctl --url) wins over the file's own, base line or not.
+  ASSERT_TRUE(util::WriteFile(dir + "/b.htm", "<base href=\"http://a.test/b\"/>\n<p>b</p>").ok());
+  EXPECT_EQ(ReadPageFile(dir + "/a.htm", 1 << 20, "https://given.test/a").value().url, "https://given.test/a");
+  EXPECT_EQ(ReadPageFile(dir + "/b.htm", 1 << 20, "https://given.test/b").value().url, "https://given.test/b");
+  EXPECT_EQ(ReadPageFile(dir + "/b.htm", 1 << 20).value().url, "http://a.test/b");
+}
+
+TEST(PageFileTest, AbsoluteUrls) {
+  for (const char* good : {"http://a.test/", "https://a.test/p?q=1&r=2", "file:///tmp/x.htm", "svn+ssh://h/x"}) {
+    EXPECT_TRUE(IsAbsoluteUrl(good)) << good;
+  }
+  for (const char* bad : {"", "a.test/p", "/p/1", "://a.test", "1http://a", "http://", "http://a b", "ht tp://a",
+                          "http:/a.test", "http://a\n"}) {
+    EXPECT_FALSE(IsAbsoluteUrl(bad)) << bad;
+  }
 }
 
 TEST(PageFileTest, ExpandPagePaths) {
