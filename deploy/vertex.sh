@@ -401,14 +401,17 @@ case "$cmd" in
       # throughput vs the in-process 2-thread rate; unary p50/p99 at half of peak on both servers,
       # alternating, same rate; unary vs two streams at that rate: server CPU per page), stop both.
       # Flags after SWDE_DIR go to load_gen sweep (e.g. --rounds 4 --unary-workers 16).
+      # VERTEX_ACCESS_LOG=text|json|off: both servers' --access-log (default: the servers' default).
       build --target load_gen vertexd
       swde_bench_store load "${2:-}" show
       cp -a "$tmp/store" "$tmp/store-uncapped"
+      access_log=()
+      [ -n "${VERTEX_ACCESS_LOG:-}" ] && access_log=(--access-log "$VERTEX_ACCESS_LOG")
       start_server capped "$BUILD/services/vertexd/vertexd" --store "$tmp/store" \
-        --max-concurrent-extractions "$(nproc)"
+        --max-concurrent-extractions "$(nproc)" "${access_log[@]}"
       capped_addr="$SERVER_ADDR" capped_pid="$SERVER_PID"
       start_server uncapped "$BUILD/services/vertexd/vertexd" --store "$tmp/store-uncapped" \
-        --max-concurrent-extractions 0
+        --max-concurrent-extractions 0 "${access_log[@]}"
       status=0
       "$BUILD/bench/load_gen" sweep --server "$capped_addr" --site booksamillion \
         --pages "$swde/book/booksamillion" --store "$tmp/store" --server-pid "$capped_pid" \
