@@ -10,14 +10,14 @@ JSON errors (404, 405, 400, 401) are checked. Needs VERTEXD (the binary).
 import base64
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vertexd_http import VertexdHttp  # noqa: E402
 
 TOKEN = "py-secret"
 
@@ -32,29 +32,9 @@ def page(i):
     return "http://lamps.example/p/%d" % i, html, name, price
 
 
-class Server:
+class Server(VertexdHttp):
     def __init__(self, workdir):
-        self.port_file = os.path.join(workdir, "http.port")
-        self.log = open(os.path.join(workdir, "vertexd.log"), "w+")
-        self.proc = subprocess.Popen(
-            [os.environ["VERTEXD"], "--listen", "127.0.0.1:0", "--store", os.path.join(workdir, "store"),
-             "--http-port", "0", "--http-port-file", self.port_file, "--auth-token", TOKEN],
-            stderr=self.log)
-        for _ in range(600):
-            if os.path.exists(self.port_file) and open(self.port_file).read().strip():
-                break
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        self.log.seek(0)
-        port = open(self.port_file).read().strip() if os.path.exists(self.port_file) else ""
-        if not port:
-            raise RuntimeError("vertexd did not start:\n" + self.log.read())
-        self.base = "http://127.0.0.1:%s" % port
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(60)
+        super().__init__(workdir, ["--auth-token", TOKEN])
 
     def call(self, method, path, body=None, content_type="application/json", token=True):
         data = None

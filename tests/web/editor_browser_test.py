@@ -22,7 +22,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import struct
 import subprocess
 import sys
@@ -32,6 +31,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "http"))
+from vertexd_http import VertexdHttp  # noqa: E402
 
 SKIP = 77
 CHROMIUM = "/usr/bin/chromium"
@@ -116,29 +118,7 @@ def near(p, q, tolerance=40):
 
 # ---- the server and the API ----
 
-class Server:
-    def __init__(self, workdir):
-        self.port_file = os.path.join(workdir, "http.port")
-        self.log = open(os.path.join(workdir, "vertexd.log"), "w+")
-        self.proc = subprocess.Popen(
-            [os.environ["VERTEXD"], "--listen", "127.0.0.1:0", "--store", os.path.join(workdir, "store"),
-             "--http-port", "0", "--http-port-file", self.port_file], stderr=self.log)
-        for _ in range(600):
-            if os.path.exists(self.port_file) and open(self.port_file).read().strip():
-                break
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        port = open(self.port_file).read().strip() if os.path.exists(self.port_file) else ""
-        if not port:
-            self.log.seek(0)
-            raise RuntimeError("vertexd did not start:\n" + self.log.read())
-        self.base = "http://127.0.0.1:%s" % port
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(60)
-
+class Server(VertexdHttp):
     def get(self, path):
         with urllib.request.urlopen(self.base + path, timeout=300) as r:
             return json.loads(r.read())
