@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "common/html/editor_html.h"
 #include "common/html/xpath.h"
 #include "common/lists/cart.h"
 #include "common/lists/features.h"
@@ -253,18 +254,6 @@ absl::StatusOr<std::vector<html::Node>> NodesOfXPaths(const html::Page& page,
   return out;
 }
 
-std::string AbsoluteXPath(html::Node element) {
-  std::vector<std::string> steps;
-  for (html::Node n = element; n && n.is_element(); n = n.parent()) {
-    size_t position = 1;
-    for (html::Node s = n.previous_sibling(); s; s = s.previous_sibling()) {
-      if (s.is_element() && s.tag() == n.tag()) ++position;
-    }
-    steps.push_back(absl::StrCat("/", std::string(n.tag()), "[", position, "]"));
-  }
-  std::string out;
-  for (size_t i = steps.size(); i-- > 0;) out += steps[i];
-  return out;
-}
+std::string AbsoluteXPath(html::Node element) { return html::NodeXPath(element); }
 
 }  // namespace vertex::lists

@@ -117,7 +117,8 @@ PageScore ScorePage(const std::vector<html::Node>& predicted,
 absl::StatusOr<std::vector<html::Node>> NodesOfXPaths(const html::Page& page,
                                                       const std::vector<std::string>& xpaths);
 
-// The absolute XPath (/html[1]/body[1]/ul[1]/li[3]) of an element.
+// The absolute XPath (/html[1]/body[1]/ul[1]/li[3]) of an element: html::NodeXPath,
+// whose steps are *[k] for a name that is no XPath name test (e.g. a prefixed tag).
 std::string AbsoluteXPath(html::Node element);
 
 }  // namespace vertex::lists
