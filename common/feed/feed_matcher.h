@@ -136,6 +136,19 @@ struct FeedMatchResult {
   std::vector<FieldMatch> matches;
 };
 
+// Whether `value`, what a rule extracted for feed field `field` ("title",
+// "link", "date", "author", "body", "categories") on the page at
+// `page_url`, agrees with `item`, with the matcher's tolerances (title:
+// normalised, prefix/suffix/truncation as above; link: NormalizeUrl of both,
+// resolved against page_url, origLink or proxy link; date: contains one of
+// RenderDateFormats' full-date renderings, or a <time datetime>-style ISO
+// value of the same day; author: one of the item's authors; body: the
+// normalised feed text contains the value's or the value contains the
+// feed's; categories: one of the item's). How auto-accept (AnnotateFromFeed)
+// and feed monitoring judge a rule's output against the feed.
+bool ValueMatchesFeed(std::string_view field, std::string_view value, const FeedItem& item,
+                      std::string_view page_url);
+
 // Matches `feed`'s items on `pages` (parsed with their URLs).
 FeedMatchResult MatchFeed(const Feed& feed, const std::vector<const html::Page*>& pages,
                           const FeedMatchOptions& options = {});
