@@ -130,6 +130,50 @@ void RobotsSeeds() {
   Write("robots", "wildcards", "/shop/item/12.html\nUser-agent: *\nDisallow: /*/item/*.html\nAllow: /shop/*$\n");
 }
 
+void FeedSeeds() {
+  Write("feed_parse", "rss20_wordpress",
+        "https://cook.example/feed/\n<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\" "
+        "xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+        "<channel><title>Cooking &#038; Code</title><link>https://cook.example</link><item>"
+        "<title>Grandma&#8217;s &lt;b&gt;Bread&lt;/b&gt;</title><link>/2023/03/bread/</link>"
+        "<dc:creator><![CDATA[Ann]]></dc:creator><pubDate>Mon, 06 Mar 2023 09:12:40 +0000</pubDate>"
+        "<category>Baking</category><guid isPermaLink=\"false\">https://cook.example/?p=42</guid>"
+        "<description>Flour &amp;amp; &lt;em&gt;water&lt;/em&gt;</description>"
+        "<content:encoded><![CDATA[<p>Flour &amp; water.</p>]]></content:encoded></item></channel></rss>");
+  Write("feed_parse", "atom_blogger",
+        "Fri, 22 Jul 2005 16:24:55 -0400\n<feed xmlns='http://www.w3.org/2005/Atom' xml:base='http://h.example/b/'>"
+        "<title type='html'>&lt;i&gt;Hiking&lt;/i&gt;</title><link rel='alternate' href='./'/>"
+        "<author><name>Pat</name></author><entry xml:base='2011/'><id>tag:x,1:9</id>"
+        "<published>2011-04-05T09:58:00.000-07:00</published><updated>2011-04-05T10:03:26Z</updated>"
+        "<category term='alps' label='The Alps'/><title>Up &amp; back</title>"
+        "<content type='html'>&lt;div&gt;4am&lt;/div&gt;</content><summary>1 &lt; 2</summary>"
+        "<link href='hornli.html'/></entry><entry><title type='xhtml'><div xmlns='http://www.w3.org/1999/xhtml'>"
+        "A <b>b</b></div></title><content type='xhtml'><div xmlns='http://www.w3.org/1999/xhtml'><p>x</p></div>"
+        "</content></entry></feed>");
+  Write("feed_parse", "rdf10_dc",
+        "2004-05-10T22:15:03+09:00\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+        "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns=\"http://purl.org/rss/1.0/\"><channel><title>M</title>"
+        "<link>http://mt.example/</link></channel><item><title>Spring</title><link>http://mt.example/1.html</link>"
+        "<dc:subject>Home</dc:subject><dc:date>2004-05-10T22:15:03+09:00</dc:date></item></rdf:RDF>");
+  Write("feed_parse", "rss091_netscape",
+        "\n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<!DOCTYPE rss PUBLIC \"-//Netscape Communications//DTD "
+        "RSS 0.91//EN\" \"http://my.netscape.com/publish/formats/rss-0.91.dtd\">\n<rss version=\"0.91\"><channel>"
+        "<title>Caf\xe9 &eacute;</title><item><title>Cr&egrave;me&nbsp;&mdash;</title><link>http://c.example/1</link>"
+        "<description>&lt;p&gt;4&nbsp;&euro;&lt;/p&gt;<![CDATA[&nbsp;]]></description></item></channel></rss>");
+  Write("feed_parse", "feedburner",
+        "http://feeds.example/g\n<rss xmlns:feedburner=\"http://rssnamespace.org/feedburner/ext/1.0\" version=\"2.0\">"
+        "<channel><item><title>P</title><link>http://feedproxy.google.com/~r/G/~3/abc/</link>"
+        "<author>ed@g.example (Ed)</author><pubDate>Sun, 03 Jan 10 11:00 PST</pubDate>"
+        "<feedburner:origLink>http://g.example/p/</feedburner:origLink></item>"
+        "<item><guid>http://g.example/q/</guid><pubDate>Feb 30</pubDate></item></channel></rss>");
+  Write("feed_parse", "billion_laughs",
+        "\n<!DOCTYPE r [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;\">]><rss><channel>"
+        "<title>&c;</title></channel></rss>");
+  Write("feed_parse", "utf16_entity", std::string("\n\xff\xfe<\0!\0D\0O\0C\0T\0Y\0P\0E\0 \0r\0 \0[\0<\0!\0E\0N\0T\0"
+                                                  "I\0T\0Y\0 \0a\0 \0'\0x\0'\0>\0]\0>\0<\0r\0/\0>\0", 71));
+  Write("feed_parse", "html_page", "http://x.example/\n<!DOCTYPE html><html><body><p>not a feed<br></body></html>");
+}
+
 // The engines' requests, with the cluster ids of the demo site as learnt.
 void EngineSeeds(const std::vector<demo::GeneratedPage>& pages) {
   auto kv_store = store::NewInMemoryStore();
@@ -221,6 +265,7 @@ int main(int argc, char** argv) {
   fuzz::RuleSeeds(fuzz::LearnProductRule());
   fuzz::UrlSeeds(pages);
   fuzz::RobotsSeeds();
+  fuzz::FeedSeeds();
   fuzz::EngineSeeds(pages);
   return 0;
 }
