@@ -193,14 +193,14 @@ run_demo() {
 }
 
 FUZZ_BUILD="$BUILD-fuzz"
-FUZZ_TARGETS=(page_parse extract schema_json annotations rule_import url_regex robots engine_rpc annotate)
+FUZZ_TARGETS=(page_parse extract schema_json annotations rule_import url_regex robots engine_rpc annotate feed_parse)
 
 # The longest input each fuzz target is given (libFuzzer's -max_len): above
 # its largest seed, small enough to keep executions fast.
 fuzz_max_len() {
   case "$1" in
     extract|rule_import|engine_rpc) echo 131072 ;;
-    page_parse|annotations|robots) echo 16384 ;;
+    page_parse|annotations|robots|feed_parse) echo 16384 ;;
     *) echo 4096 ;;
   esac
 }

@@ -14,6 +14,7 @@
 
 #include <climits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -62,8 +63,15 @@ struct CtxtDeleter {
 
 absl::Status EntitiesRefused() { return absl::InvalidArgumentError("feed declares entities in its DTD: refused"); }
 
+// libxml2's global tables, set up once before any thread parses.
+void InitLibxml2Once() {
+  static std::once_flag once;
+  std::call_once(once, [] { xmlInitParser(); });
+}
+
 // Phase 2: the document, or InvalidArgument with libxml2's first error.
 absl::StatusOr<DocPtr> ReadXml(const std::string& xml) {
+  InitLibxml2Once();
   std::unique_ptr<xmlParserCtxt, CtxtDeleter> ctxt(xmlNewParserCtxt());
   if (ctxt == nullptr) return absl::ResourceExhaustedError("feed: out of memory for the XML parser");
   ParseState state;

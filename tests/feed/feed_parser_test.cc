@@ -1,9 +1,11 @@
 // ParseFeed on hand-written samples of each format as real blog engines
 // write them, and every refusal; FetchFeed through a fake fetcher.
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/feed/feed.h"
 #include "gmock/gmock.h"
@@ -375,6 +377,27 @@ TEST(ParseFeed, AcceptsNamespacesByUriNotPrefix) {
   ASSERT_EQ(feed.items.size(), 1u);
   EXPECT_EQ(feed.items[0].title, "T");
   EXPECT_THAT(feed.items[0].authors, ElementsAre("C"));
+}
+
+TEST(ParseFeed, ParsesFromManyThreadsAtOnce) {
+  const std::string hostile = "<!DOCTYPE r [<!ENTITY a \"x\">]><rss/>";
+  std::vector<std::thread> threads;
+  std::vector<int> good(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        absl::StatusOr<Feed> feed = ParseFeed(t % 2 == 0 ? kBlogger : kRss091);
+        absl::StatusOr<Feed> refused = ParseFeed(hostile);
+        absl::StatusOr<Feed> broken = ParseFeed("<rss><channel></rss>");
+        if (feed.ok() && feed->items.size() == 1 && !refused.ok() && !broken.ok() &&
+            absl::StrContains(broken.status().message(), "line 1")) {
+          ++good[t];
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_THAT(good, ElementsAre(50, 50, 50, 50));
 }
 
 // A fetcher that answers from a table, recording what was asked.
