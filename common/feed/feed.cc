@@ -83,7 +83,12 @@ absl::StatusOr<DocPtr> ReadXml(const std::string& xml) {
   DocPtr doc(xmlCtxtReadMemory(ctxt.get(), xml.data(), static_cast<int>(xml.size()), nullptr, nullptr,
                                XML_PARSE_NONET));
   if (state.declares_entities) return EntitiesRefused();
-  if (doc != nullptr && ctxt->wellFormed) return doc;
+  if (doc != nullptr && ctxt->wellFormed) {
+    // The tree is UTF-8; without a declared encoding libxml2's serialiser
+    // would write non-ASCII attribute characters as &#x..; (Atom xhtml).
+    if (doc->encoding == nullptr) doc->encoding = xmlStrdup(reinterpret_cast<const xmlChar*>("UTF-8"));
+    return doc;
+  }
   if (state.error.empty()) state.error = "unknown error";
   if (LooksLikeHtml(xml)) {
     return absl::InvalidArgumentError(

@@ -61,7 +61,12 @@ struct FeedDate {
 // names UT GMT Z EST EDT CST CDT MST MDT PST PDT or +-hhmm) or an RFC 3339 /
 // W3C-DTF date as Atom and dc:date write it ("2005-07-22T16:24:55-04:00",
 // "2005-07-22T20:24Z", "2005-07-22"). InvalidArgument naming the text when it
-// is neither or is out of range (month 13, Feb 30).
+// is neither or is out of range (month 13, Feb 30, hour 24, second 61).
+// Lenient where feeds are: month and weekday names in any case and in full
+// ("July", "Friday"; the weekday is not checked against the date), 2-digit
+// years as RFC 2822 reads them (00-49: 20xx, 50-99: 19xx), a missing zone
+// read as UTC, "t" or " " for "T", fractional seconds dropped. Surrounding
+// white space is ignored (raw is the trimmed text).
 absl::StatusOr<FeedDate> ParseFeedDate(std::string_view text);
 
 struct FeedItem {
@@ -81,7 +86,7 @@ struct FeedItem {
   std::optional<FeedDate> date;
   std::string date_error;
   // RSS <author>, dc:creator (each), Atom <author><name> (item's, else the
-  // feed's); text.
+  // feed's); text. An RSS <author> written "email (Name)" gives the Name.
   std::vector<std::string> authors;
   // RSS <category>, dc:subject, Atom <category term|label>; text.
   std::vector<std::string> categories;

@@ -1,5 +1,6 @@
 #include "common/feed/feed_xml.h"
 
+#include <libxml/xmlsave.h>
 
 #include <cstring>
 #include <string>
@@ -73,13 +74,18 @@ std::string EscapeHtml(std::string_view text) {
   return out;
 }
 
-// The children of `node` serialised as XML (an Atom xhtml construct's div).
+// The children of `node` serialised as XML in UTF-8 (an Atom xhtml
+// construct's div); "" when libxml2 cannot.
 std::string InnerXml(xmlNode* node) {
   std::unique_ptr<xmlBuffer, decltype(&xmlBufferFree)> buffer(xmlBufferCreate(), &xmlBufferFree);
   if (buffer == nullptr) return "";
+  xmlSaveCtxtPtr save = xmlSaveToBuffer(buffer.get(), "UTF-8", XML_SAVE_AS_XML);
+  if (save == nullptr) return "";
+  bool ok = true;
   for (xmlNode* child = node->children; child != nullptr; child = child->next) {
-    xmlNodeDump(buffer.get(), node->doc, child, 0, 0);
+    ok = xmlSaveTree(save, child) >= 0 && ok;
   }
+  if (xmlSaveClose(save) < 0 || !ok) return "";
   return std::string(Chars(xmlBufferContent(buffer.get())), xmlBufferLength(buffer.get()));
 }
 

@@ -273,8 +273,9 @@ TEST(ParseFeed, ReadsAtomTextConstructs) {
     <entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">An <b>xhtml</b>
       title</div></title><content type="image/png">iVBORw0KGgo=</content>
       <content src="http://x.example/out-of-line"/></entry>
+    <entry><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p title="é">Café &#8212; 1 &lt; 2</p></div></content></entry>
   </feed>)");
-  ASSERT_EQ(feed.items.size(), 2u);
+  ASSERT_EQ(feed.items.size(), 3u);
   const FeedItem& first = feed.items[0];
   EXPECT_EQ(first.title, "Bold & plain");
   EXPECT_THAT(first.authors, ElementsAre("A One", "B Two"));
@@ -283,6 +284,7 @@ TEST(ParseFeed, ReadsAtomTextConstructs) {
   ASSERT_TRUE(first.date.has_value());
   EXPECT_EQ(first.date->raw, "2020-01-02T03:04:05Z");  // updated when no published
   EXPECT_EQ(feed.items[1].title, "An xhtml title");
+  EXPECT_EQ(feed.items[2].content_html, "<p title=\"\u00e9\">Caf\u00e9 \u2014 1 &lt; 2</p>");
   EXPECT_EQ(feed.items[1].content_html, "");
   EXPECT_THAT(feed.items[1].authors, ElementsAre("Feed Author"));
 }
