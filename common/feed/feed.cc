@@ -10,6 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
+#include <libxml/globals.h>
 #include <libxml/xmlerror.h>
 
 #include <climits>
@@ -24,6 +25,7 @@
 #include "common/feed/feed_input.h"
 #include "common/feed/feed_xml.h"
 #include "common/util/status_macros.h"
+#include "common/util/utf8.h"
 
 namespace vertex::feed {
 namespace {
@@ -57,6 +59,25 @@ void OnEntityDecl(void* user_data, const xmlChar*, int, const xmlChar*, const xm
   xmlStopParser(static_cast<xmlParserCtxtPtr>(user_data));
 }
 
+// libxml2 reports a failed encoding conversion (bytes that do not follow
+// the declared encoding) through the thread's generic error handler, not the
+// context's. Silenced for one parse and restored after, so nothing is
+// printed and whatever the thread had set stays set.
+class ScopedSilentGenericErrors {
+ public:
+  ScopedSilentGenericErrors() : previous_(xmlGenericError), previous_context_(xmlGenericErrorContext) {
+    xmlSetGenericErrorFunc(nullptr, &Silent);
+  }
+  ~ScopedSilentGenericErrors() { xmlSetGenericErrorFunc(previous_context_, previous_); }
+  ScopedSilentGenericErrors(const ScopedSilentGenericErrors&) = delete;
+  ScopedSilentGenericErrors& operator=(const ScopedSilentGenericErrors&) = delete;
+
+ private:
+  static void Silent(void*, const char*, ...) {}
+  xmlGenericErrorFunc previous_;
+  void* previous_context_;
+};
+
 struct CtxtDeleter {
   void operator()(xmlParserCtxt* c) const { xmlFreeParserCtxt(c); }
 };
@@ -75,6 +96,7 @@ absl::StatusOr<DocPtr> ReadXml(const std::string& xml) {
   std::unique_ptr<xmlParserCtxt, CtxtDeleter> ctxt(xmlNewParserCtxt());
   if (ctxt == nullptr) return absl::ResourceExhaustedError("feed: out of memory for the XML parser");
   ParseState state;
+  ScopedSilentGenericErrors silent;
   ctxt->_private = &state;
   ctxt->sax->serror = &OnError;
   ctxt->sax->entityDecl = &OnEntityDecl;
@@ -130,7 +152,10 @@ const char* FeedFormatName(FeedFormat format) {
 absl::StatusOr<Feed> ParseFeed(std::string_view xml, const FeedParseOptions& options) {
   VERTEX_ASSIGN_OR_RETURN(std::string input, PrepareInput(xml, options));
   VERTEX_ASSIGN_OR_RETURN(DocPtr doc, ReadXml(input));
-  return ReadFeedDocument(*doc, options);
+  if (util::IsValidUtf8(options.url)) return ReadFeedDocument(*doc, options);
+  FeedParseOptions valid = options;  // the base of links: every string out is UTF-8
+  valid.url = util::ToValidUtf8(options.url);
+  return ReadFeedDocument(*doc, valid);
 }
 
 absl::StatusOr<Feed> FetchFeed(fetch::Fetcher& fetcher, const std::string& url, FeedParseOptions options) {

@@ -289,6 +289,30 @@ TEST(ParseFeed, ReadsAtomTextConstructs) {
   EXPECT_THAT(feed.items[1].authors, ElementsAre("Feed Author"));
 }
 
+// Found by the feed_parse fuzz target: links resolved against a feed URL
+// holding a byte that is not UTF-8 carried it into the output.
+TEST(ParseFeed, MakesAnInvalidFeedUrlValidUtf8) {
+  FeedParseOptions options;
+  options.url = "http://feeds.exa\x98ple/g";
+  const Feed feed = MustParse("<rss version=\"2.0\"><channel><item><link>[x</link></item></channel></rss>", options);
+  ASSERT_EQ(feed.items.size(), 1u);
+  EXPECT_EQ(feed.items[0].link, "http://feeds.exa\uFFFDple/[x");
+  EXPECT_EQ(feed.url, "http://feeds.exa\uFFFDple/g");
+}
+
+// Found by the fuzz target: a declared encoding the bytes do not follow made
+// libxml2 print to stderr through the thread's generic handler.
+TEST(ParseFeed, PrintsNothingForABadEncoding) {
+  testing::internal::CaptureStderr();
+  const absl::Status status =
+      ParseError("<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss><channel><title>t</title></channel></rss>");
+  const absl::Status status2 =
+      ParseError("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><rss><channel><title>\x82\xff\x82</title></channel></rss>");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_EQ(status2.code(), absl::StatusCode::kInvalidArgument) << status2;
+}
+
 TEST(ParseFeed, KeepsTheFirstMaxItems) {
   std::string xml = "<rss version=\"2.0\"><channel>";
   for (int i = 0; i < 10; ++i) absl::StrAppend(&xml, "<item><title>t", i, "</title></item>");
