@@ -39,6 +39,12 @@ struct Scanner {
     if (n < min) return std::nullopt;
     return value;
   }
+  // Skips digits; how many.
+  size_t SkipDigits() {
+    const size_t start = pos;
+    while (!Done() && absl::ascii_isdigit(static_cast<unsigned char>(s[pos]))) ++pos;
+    return pos - start;
+  }
   std::string Letters() {
     std::string word;
     while (!Done() && absl::ascii_isalpha(static_cast<unsigned char>(s[pos]))) {
@@ -212,7 +218,7 @@ std::optional<FeedDate> ParseRfc3339(std::string_view text) {
     std::optional<int> second = in.Digits(2, 2);
     if (!second) return std::nullopt;
     date.second = *second;
-    if (in.Eat('.') && !in.Digits(1, 64)) return std::nullopt;  // fraction: dropped
+    if (in.Eat('.') && in.SkipDigits() == 0) return std::nullopt;  // fraction: dropped
   }
   if (in.Eat('Z') || in.Eat('z') || in.Done()) return in.Done() ? std::optional(date) : std::nullopt;
   std::optional<int> offset = NumericOffset(in, true);
