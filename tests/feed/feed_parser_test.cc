@@ -361,6 +361,11 @@ TEST(ParseFeed, RefusesEntitiesTheByteScanCannotRead) {
   std::string utf16 = "\xFF\xFE";
   for (char c : text) utf16.append({c, '\0'});
   ExpectInvalid(utf16, kRefused);
+  // A declared encoding that hides "<!ENTITY" from the byte scan (UTF-7:
+  // "+ADwAIQ-" is "<!").
+  ExpectInvalid("<?xml version=\"1.0\" encoding=\"UTF-7\"?><!DOCTYPE rss [+ADwAIQ-ENTITY a \"x\">]>"
+                "<rss version=\"2.0\"><channel><title>&a;</title></channel></rss>",
+                kRefused);
   std::string plain = "\xFF\xFE";
   for (char c : std::string("<rss version=\"2.0\"><channel><title>T</title></channel></rss>")) {
     plain.append({c, '\0'});
