@@ -6,6 +6,8 @@
 #include <map>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/demo/blog_site.h"
 #include "common/demo/list_problems.h"
 #include "common/demo/listing_site.h"
 #include "common/lists/problem.h"
@@ -149,12 +151,22 @@ std::vector<FlagSpec> GenDemoFlags() {
   std::vector<FlagSpec> flags = DemoFlags();
   flags.pop_back();  // help, last
   for (const FlagSpec& f : std::vector<FlagSpec>{
-           {"kind", "shop|listings|lists",
-            "what to write: the demo shop (default), a result-list site or list-finder problems"},
+           {"kind", "shop|listings|lists|blog",
+            "what to write: the demo shop (default), a result-list site, list-finder problems or a blog "
+            "with its feed"},
            {"domain", "real_estate|used_cars", "with --kind listings (required): the vertical"},
            {"pages", "N", "with --kind listings: result pages (default 20); with --kind lists: problems (default 96)"},
            {"coverage", "F", "with --kind listings: the fraction of the place list written to "
-                             "places.txt, 0..1 (default 1)"}}) {
+                             "places.txt, 0..1 (default 1)"},
+           {"template", "wordpress|blogger|movabletype|table", "with --kind blog: the blog's template (default wordpress)"},
+           {"feed-format", "rss0.9x|rss1.0|rss2.0|atom1.0", "with --kind blog: the feed's format (default rss2.0)"},
+           {"knob", "K", "with --kind blog, repeatable or comma-separated: a WTM failure class to reproduce: " +
+                             absl::StrJoin(demo::BlogKnobNames(), ", ")},
+           {"posts", "N", "with --kind blog: posts (default 120, over about 14 months)"},
+           {"home-entries", "N", "with --kind blog: entries per list page (default 10)"},
+           {"feed-items", "N", "with --kind blog: the latest posts in the feed (default 15)"},
+           {"redesign", "", "with --kind blog: the same posts after a redesign of the template"},
+           {"host", "HOST", "with --kind blog: the blog's host (default blog.vertex-demo.test)"}}) {
     flags.push_back(f);
   }
   flags.push_back({"help", "", "show this help"});
@@ -248,6 +260,61 @@ absl::StatusOr<std::string> GenerateListProblemSet(const ParsedArgs& a) {
                          o.pages, domains, hot, controls, elements / static_cast<size_t>(o.pages), dir);
 }
 
+absl::StatusOr<feed::FeedFormat> ParseFeedFormatFlag(const std::string& name) {
+  for (auto [text, format] : std::vector<std::pair<const char*, feed::FeedFormat>>{
+           {"rss0.9x", feed::FeedFormat::kRss09x}, {"rss1.0", feed::FeedFormat::kRss10},
+           {"rss2.0", feed::FeedFormat::kRss20}, {"atom1.0", feed::FeedFormat::kAtom10}}) {
+    if (name == text) return format;
+  }
+  return absl::InvalidArgumentError("--feed-format '" + name + "': expected rss0.9x, rss1.0, rss2.0 or atom1.0");
+}
+
+absl::StatusOr<demo::BlogSiteOptions> BlogOptionsFromFlags(const ParsedArgs& a) {
+  for (const char* other : {"products", "categories", "reviews", "stores", "domain", "coverage", "pages"}) {
+    if (a.Has(other)) return absl::InvalidArgumentError(std::string("--") + other + " is not a flag of --kind blog");
+  }
+  demo::BlogSiteOptions o;
+  VERTEX_ASSIGN_OR_RETURN(int64_t seed, a.Int("seed", 1, 0, INT64_MAX));
+  o.seed = static_cast<uint64_t>(seed);
+  VERTEX_ASSIGN_OR_RETURN(o.templ, demo::ParseBlogTemplate(a.String("template", "wordpress")));
+  VERTEX_ASSIGN_OR_RETURN(o.feed_format, ParseFeedFormatFlag(a.String("feed-format", "rss2.0")));
+  for (const std::string& knob : a.List("knob")) VERTEX_RETURN_IF_ERROR(demo::ApplyBlogKnob(knob, &o));
+  VERTEX_ASSIGN_OR_RETURN(int64_t posts, a.Int("posts", o.posts, 1, 10000));
+  VERTEX_ASSIGN_OR_RETURN(int64_t home, a.Int("home-entries", o.home_entries, 1, 100));
+  VERTEX_ASSIGN_OR_RETURN(int64_t items, a.Int("feed-items", o.feed_items, 1, 1000));
+  o.posts = static_cast<int>(posts);
+  o.home_entries = static_cast<int>(home);
+  o.feed_items = static_cast<int>(items);
+  o.redesign = a.Has("redesign") ? 1 : 0;
+  o.host = a.String("host", o.host);
+  return o;
+}
+
+// gen-demo --kind blog: the pages, feed.xml, truth.jsonl, expected_wtm.json
+// and schema.json in the directory given as the argument (or --out).
+absl::StatusOr<std::string> GenerateBlog(const ParsedArgs& a) {
+  if (a.positional.size() > 1) return absl::InvalidArgumentError("unexpected argument " + a.positional[1]);
+  VERTEX_ASSIGN_OR_RETURN(demo::BlogSiteOptions o, BlogOptionsFromFlags(a));
+  const std::string dir = !a.positional.empty()
+                              ? a.positional[0]
+                              : a.String("out", (std::filesystem::temp_directory_path() / "vertex-blog-site").string());
+  VERTEX_ASSIGN_OR_RETURN(demo::BlogSite site, demo::GenerateBlogSite(o));
+  VERTEX_RETURN_IF_ERROR(PrepareDemoDir(dir));
+  VERTEX_RETURN_IF_ERROR(demo::WriteBlogSite(site, dir));
+  VERTEX_RETURN_IF_ERROR(util::WriteFile((std::filesystem::path(dir) / kDemoMarker).string(),
+                                         "written by vertexctl gen-demo; the next run may clear this directory\n"));
+  std::map<std::string, int> kinds;
+  for (const demo::BlogPage& p : site.pages) ++kinds[p.kind];
+  std::string expected;
+  for (const auto& [field, code] : site.expected_wtm) absl::StrAppendFormat(&expected, " %s=%d", field, code);
+  return absl::StrFormat(
+      "wrote a %s blog (%s%s): %d home, %d archive, %d category and %d entry pages, feed.xml (%s, %s), "
+      "truth.jsonl, expected_wtm.json (%s) and schema.json to %s\n",
+      demo::BlogTemplateName(o.templ), demo::BlogKnobsString(o), o.redesign ? ", redesigned" : "", kinds["home"],
+      kinds["archive"], kinds["category"], kinds["entry"], site.feed_url,
+      a.String("feed-format", "rss2.0"), expected.empty() ? "" : expected.substr(1), dir);
+}
+
 }  // namespace
 
 int RunGenDemo(const std::vector<std::string>& args) {
@@ -257,14 +324,21 @@ int RunGenDemo(const std::vector<std::string>& args) {
     std::cout << "usage: vertexctl gen-demo [flags]\n"
                  "       vertexctl gen-demo --kind listings --domain real_estate|used_cars [--pages N] [--seed S]\n"
                  "                          [--coverage F] DIR\n"
-                 "       vertexctl gen-demo --kind lists [--pages N] [--seed S] DIR\n\n"
+                 "       vertexctl gen-demo --kind lists [--pages N] [--seed S] DIR\n"
+                 "       vertexctl gen-demo --kind blog [--template T] [--feed-format F] [--knob K ...] [--posts N]\n"
+                 "                          [--home-entries N] [--feed-items N] [--redesign] [--seed S] DIR\n\n"
                  "Writes the generated demo shop: one file per page (first line <base href=URL>), SWDE-format\n"
                  "ground truth under groundtruth/ and the category pages' record-level truth in\n"
                  "list_truth.jsonl. With --kind listings, a result-list site instead: its pages (0000.htm...),\n"
                  "truth.jsonl (areas, records, attributes per page), places.txt (the fraction --coverage of\n"
                  "the place list) and, for used_cars, makes.txt and models.txt. With --kind lists, list-finder\n"
                  "problems (issue 14): pages with one list or hot-list each in four domains (birds, games,\n"
-                 "movies, news), problems.jsonl (kind, positive XPaths, rows per page) and pages/<id>.html.\n\nflags:\n"
+                 "movies, news), problems.jsonl (kind, positive XPaths, rows per page) and pages/<id>.html.\n"
+                 "With --kind blog, a blog and its feed (WTM, issue 15): list pages (home, /page/N, monthly\n"
+                 "archives, categories) and entry pages as 0000.htm..., feed.xml (the latest --feed-items\n"
+                 "posts), truth.jsonl (per page: file, url, kind, in_feed and its entries' title, permalink,\n"
+                 "date, author, body, categories), expected_wtm.json (the WTM error code the knobs cause per\n"
+                 "field: title, body, link, date) and schema.json (deploy/schemas/blog.json).\n\nflags:\n"
               << FlagHelp(flags);
     return 0;
   }
@@ -282,9 +356,22 @@ int RunGenDemo(const std::vector<std::string>& args) {
     std::fputs(written->c_str(), stdout);
     return 0;
   }
+  if (kind == "blog") {
+    absl::StatusOr<std::string> written = GenerateBlog(*parsed);
+    if (!written.ok()) return ReportError("gen-demo", written.status());
+    std::fputs(written->c_str(), stdout);
+    return 0;
+  }
   if (kind != "shop") {
     return ReportError("gen-demo",
-                       absl::InvalidArgumentError("--kind '" + kind + "': expected shop, listings or lists"));
+                       absl::InvalidArgumentError("--kind '" + kind + "': expected shop, listings, lists or blog"));
+  }
+  for (const char* blog_only : {"template", "feed-format", "knob", "posts", "home-entries", "feed-items", "redesign",
+                                "host"}) {
+    if (parsed->Has(blog_only)) {
+      return ReportError("gen-demo",
+                         absl::InvalidArgumentError(std::string("--") + blog_only + " is a flag of --kind blog"));
+    }
   }
   for (const char* listings_only : {"domain", "pages", "coverage"}) {
     if (parsed->Has(listings_only)) {
