@@ -13,7 +13,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "common/feed/feed.h"
 #include "common/html/entities.h"
 #include "common/html/page.h"
 #include "common/html/text.h"
@@ -413,6 +415,55 @@ TEST(BlogSiteTest, EveryTemplateAndFormatGivesAWellFormedFeed) {
           const std::string date = f == feed::FeedFormat::kRss10 ? first.at("date") : first.at("published");
           EXPECT_TRUE(RE2::FullMatch(date, R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[-+]\d\d:\d\d)")) << date;
           EXPECT_EQ(date.substr(0, 10), iso);
+        }
+      }
+    }
+  }
+}
+
+// The project's feed parser (common/feed/feed.h) reads every feed the
+// generator writes, and what it reads agrees with the pages' truth.
+TEST(BlogSiteTest, TheFeedParserReadsEveryFeed) {
+  const std::vector<std::string> knob_sets[] = {{}, {"partial"}, {"link-proxy"}, {"link-tracking"}, {"noisy", "cdata"}};
+  for (BlogTemplate t : kTemplates) {
+    for (feed::FeedFormat f : kFormats) {
+      for (const std::vector<std::string>& knobs : knob_sets) {
+        BlogSiteOptions o = With(t, f);
+        o.posts = 30;
+        for (const std::string& k : knobs) ASSERT_TRUE(ApplyBlogKnob(k, &o).ok());
+        SCOPED_TRACE(absl::StrCat(BlogTemplateName(t), " ", feed::FeedFormatName(f), " ", BlogKnobsString(o)));
+        const BlogSite site = Generate(o);
+        feed::FeedParseOptions parse;
+        parse.url = site.feed_url;
+        absl::StatusOr<feed::Feed> parsed = feed::ParseFeed(site.feed_xml, parse);
+        ASSERT_TRUE(parsed.ok()) << parsed.status();
+        EXPECT_EQ(parsed->format, f);
+        ASSERT_EQ(parsed->items.size(), 15u);
+        for (const feed::FeedItem& item : parsed->items) {
+          std::string link = item.link;
+          if (o.link_variation == LinkVariation::kTracking) link = link.substr(0, link.find('?'));
+          const BlogPage* page = EntryPage(site, link);
+          if (o.link_variation == LinkVariation::kProxy && f == feed::FeedFormat::kAtom10) {
+            EXPECT_EQ(page, nullptr) << "Atom has the proxy's link only";
+            continue;
+          }
+          ASSERT_NE(page, nullptr) << item.link;
+          const BlogEntryTruth& e = page->entries[0];
+          EXPECT_EQ(item.title, e.title);
+          ASSERT_TRUE(item.date.has_value()) << item.date_error;
+          EXPECT_EQ(absl::StrFormat("%04d-%02d-%02d", item.date->year, item.date->month, item.date->day), e.date_iso);
+          EXPECT_EQ(item.authors.empty(), f == feed::FeedFormat::kRss09x);
+          if (!item.authors.empty()) {
+            EXPECT_EQ(item.authors[0], e.author);
+          }
+          EXPECT_EQ(item.categories, e.categories);
+          const std::string html = item.content_html.empty() ? item.description_html : item.content_html;
+          if (o.partial_description) {
+            EXPECT_EQ(item.content_html, "");
+            EXPECT_TRUE(absl::StartsWith(e.body, HtmlText(html).substr(0, 20))) << HtmlText(html);
+          } else {
+            EXPECT_EQ(HtmlText(html), e.body);
+          }
         }
       }
     }
