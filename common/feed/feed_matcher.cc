@@ -1,0 +1,329 @@
+// MatchFeed and ValueMatchesFeed (feed_matcher.h): pages classified as entry
+// or list pages, each item's fields matched (field_matchers.h), reports and
+// annotations written.
+#include "common/feed/feed_matcher.h"
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/feed/field_matchers.h"
+#include "common/feed/match_text.h"
+#include "common/feed/matcher_internal.h"
+#include "common/feed/page_index.h"
+#include "common/html/editor_html.h"
+
+namespace vertex::feed {
+namespace {
+
+// Every field of one item on one page.
+struct ItemHits {
+  int item = 0;
+  Hit title, body, date, link;
+  std::vector<Hit> authors, categories;
+};
+
+// The item whose entry page this is (its link, normalised, or without
+// tracking parameters, is the page's URL), or -1.
+int EntryItem(const Feed& feed, const html::Page& page) {
+  const std::string url = NormalizeUrl(page.url());
+  const std::string stripped = internal::StripTrackingParameters(url);
+  for (size_t i = 0; i < feed.items.size(); ++i) {
+    for (const std::string& f : internal::ItemUrlForms(feed.items[i])) {
+      if (f == url || f == stripped) return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// The fields after title and body, which are placed by the title.
+void MatchRest(const PageIndex& index, const FeedItem& item, size_t region_end, ItemHits* h) {
+  const ItemPlace place{&h->title, &h->body, region_end};
+  h->date = MatchDate(index, item, place);
+  h->link = MatchLink(index, item, place);
+  h->authors = MatchAuthors(index, item, place);
+  h->categories = MatchCategories(index, item, place);
+}
+
+// The items a list page shows (title and body found: a sidebar's "Recent
+// posts" shows titles only), in page order, fields matched.
+std::vector<ItemHits> ListItems(const Feed& feed, const std::vector<FeedText>& texts, const PageIndex& index) {
+  std::vector<ItemHits> shown;
+  for (size_t i = 0; i < feed.items.size(); ++i) {
+    ItemHits h;
+    h.item = static_cast<int>(i);
+    h.body = MatchBody(index, texts[i], /*list_page=*/true);
+    if (!h.body.found) continue;
+    h.title = MatchTitle(index, feed.items[i], h.body);
+    if (h.title.found) shown.push_back(std::move(h));
+  }
+  if (shown.size() < 2) return {};
+  std::sort(shown.begin(), shown.end(), [](const ItemHits& a, const ItemHits& b) { return a.title.rank < b.title.rank; });
+  for (size_t k = 0; k < shown.size(); ++k) {
+    const size_t end = k + 1 < shown.size() ? shown[k + 1].title.rank : kNoRank;
+    MatchRest(index, feed.items[shown[k].item], end, &shown[k]);
+  }
+  return shown;
+}
+
+// Shared date headers: the items after the first under one date node get
+// kSharedDate (the header is annotated once, for the first).
+void MarkSharedDates(std::vector<ItemHits>* items) {
+  for (size_t k = 0; k < items->size(); ++k) {
+    Hit& d = (*items)[k].date;
+    if (!d.found) continue;
+    size_t sharing = 0, first = k;
+    for (size_t j = 0; j < items->size(); ++j) {
+      if ((*items)[j].date.found && (*items)[j].date.node == d.node) {
+        ++sharing;
+        first = std::min(first, j);
+      }
+    }
+    if (first == k) continue;
+    d.found = false;
+    d.error = WtmError::kSharedDate;
+    d.how = absl::StrCat(sharing, " entries share the date header \"", d.value, "\"");
+  }
+}
+
+Hit MissHit(WtmError error, std::string how) {
+  Hit h;
+  h.error = error;
+  h.how = std::move(how);
+  return h;
+}
+
+void Report(const FeedItem& item, std::string_view field, const std::string& url, const Hit& h,
+            std::vector<FieldMatch>* out) {
+  FieldMatch m;
+  m.item_link = item.link;
+  m.field = std::string(field);
+  m.page_url = url;
+  m.found = h.found;
+  m.wtm_error = h.found ? WtmError::kNone : h.error;
+  m.how = h.how;
+  if (h.found) {
+    m.value = h.value;
+    m.xpath = html::NodeXPath(h.node);
+  }
+  out->push_back(std::move(m));
+}
+
+void ReportMany(const FeedItem& item, std::string_view field, const std::string& url, const std::vector<Hit>& hits,
+                std::string_view what, std::vector<FieldMatch>* out) {
+  if (hits.empty()) {
+    Report(item, field, url, MissHit(WtmError::kFeedLimitation, "the feed gives no " + std::string(what)), out);
+  }
+  for (const Hit& h : hits) Report(item, field, url, h, out);
+}
+
+void ReportItem(const FeedItem& item, const std::string& url, const ItemHits& h, std::vector<FieldMatch>* out) {
+  Report(item, "title", url, h.title, out);
+  Report(item, "link", url, h.link, out);
+  Report(item, "date", url, h.date, out);
+  ReportMany(item, "author", url, h.authors, "author", out);
+  Report(item, "body", url, h.body, out);
+  ReportMany(item, "categories", url, h.categories, "category", out);
+}
+
+// One attribute's annotated nodes on a page: value (or none: body) and the
+// node, in page order.
+struct Labelled {
+  size_t rank;
+  std::string value;
+  html::Node node;
+};
+
+void Collect(const Hit& h, bool with_value, std::vector<Labelled>* out) {
+  if (!h.found) return;
+  for (const Labelled& l : *out) {
+    if (l.node == h.node && l.value == h.value) return;  // one node, annotated once
+  }
+  out->push_back({h.rank, with_value ? h.value : "", h.node});
+}
+
+// "(/a/b)|(/c/d)" of the distinct scope elements, or the one XPath.
+std::string ScopeXPath(const std::vector<Labelled>& labels, bool element_scope) {
+  std::vector<std::string> paths;
+  for (const Labelled& l : labels) {
+    std::string p = html::NodeXPath(element_scope ? PageIndex::ElementOf(l.node) : l.node);
+    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(std::move(p));
+  }
+  if (paths.size() == 1) return paths.front();
+  for (std::string& p : paths) p = absl::StrCat("(", p, ")");
+  return absl::StrJoin(paths, "|");
+}
+
+// Whether the page shows entries after the last item found: a node in the
+// last title's template slot after it.
+bool ShowsMoreEntries(const PageIndex& index, const Hit& last_title) {
+  const std::string key = PageIndex::StructuralKey(last_title.node);
+  for (const IndexedNode& t : index.texts()) {
+    if (t.rank > last_title.end_rank && PageIndex::StructuralKey(t.node) == key) return true;
+  }
+  return false;
+}
+
+void Annotate(const std::string& url, const std::vector<ItemHits>& items, bool partial, const FeedMatchOptions& options,
+              std::vector<v1::Annotation>* out) {
+  const std::vector<std::string> fields = {"title", "link", "date", "author", "body", "categories"};
+  for (const std::string& field : fields) {
+    auto it = options.field_to_attribute.find(field);
+    if (it == options.field_to_attribute.end() || it->second.empty()) continue;
+    const bool body = field == "body";
+    if (body && partial) continue;  // an XPath label cannot be partial: the unlabelled entries would count as wrong
+    std::vector<Labelled> labels;
+    for (const ItemHits& h : items) {
+      const Hit* single = field == "title" ? &h.title : field == "link" ? &h.link : field == "date" ? &h.date
+                        : body              ? &h.body  : nullptr;
+      if (single) Collect(*single, !body, &labels);
+      for (const Hit& m : field == "author" ? h.authors : field == "categories" ? h.categories : std::vector<Hit>{}) {
+        Collect(m, true, &labels);
+      }
+    }
+    if (labels.empty()) continue;
+    std::stable_sort(labels.begin(), labels.end(), [](const Labelled& a, const Labelled& b) { return a.rank < b.rank; });
+    v1::Annotation a;
+    a.set_url(url);
+    a.set_attribute(it->second);
+    for (const Labelled& l : labels) {
+      if (!body) a.add_values(l.value);
+    }
+    a.set_xpath(ScopeXPath(labels, /*element_scope=*/!body && field != "link"));
+    a.set_partial(partial && !body);
+    out->push_back(std::move(a));
+  }
+}
+
+// For each item no page given is the entry page of, one "page" report: a
+// feed limitation when its link is on no page's host and the feed gives no
+// origLink (a proxy), else a missing value.
+void ReportPagesNotGiven(const Feed& feed, const std::vector<const html::Page*>& pages,
+                         const std::vector<bool>& has_entry, std::vector<FieldMatch>* out) {
+  std::vector<std::string> hosts;
+  for (const html::Page* p : pages) {
+    if (p) hosts.push_back(internal::HostOf(NormalizeUrl(p->url())));
+  }
+  for (size_t i = 0; i < feed.items.size(); ++i) {
+    if (has_entry[i]) continue;
+    const FeedItem& item = feed.items[i];
+    const std::string host = internal::HostOf(NormalizeUrl(item.link));
+    const bool proxy = item.proxy_link.empty() && !hosts.empty() &&
+                       std::find(hosts.begin(), hosts.end(), host) == hosts.end();
+    Report(item, "page", "",
+           MissHit(proxy ? WtmError::kFeedLimitation : WtmError::kMissingValue,
+                   proxy ? "the item's link " + item.link + " is on no page's host and the feed gives no origLink"
+                         : "no page given is the item's entry page (" + item.link + ")"),
+           out);
+  }
+}
+
+}  // namespace
+
+FeedMatchResult MatchFeed(const Feed& feed, const std::vector<const html::Page*>& pages,
+                          const FeedMatchOptions& options) {
+  FeedMatchResult result;
+  html::Parser parser;
+  std::vector<FeedText> texts;
+  for (const FeedItem& item : feed.items) texts.push_back(ItemBodyText(item, parser));
+  std::vector<bool> has_entry(feed.items.size(), false);
+  for (const html::Page* page : pages) {
+    if (page == nullptr) continue;
+    const PageIndex index = PageIndex::Build(*page);
+    PageAnnotations pa;
+    pa.url = page->url();
+    std::vector<ItemHits> items;
+    bool partial = false;
+    if (const int e = EntryItem(feed, *page); e >= 0) {
+      has_entry[e] = true;
+      pa.kind = PageKind::kEntry;
+      ItemHits h;
+      h.item = e;
+      h.body = MatchBody(index, texts[e], /*list_page=*/false);
+      h.title = MatchTitle(index, feed.items[e], h.body);
+      MatchRest(index, feed.items[e], kNoRank, &h);
+      items.push_back(std::move(h));
+    } else if (options.list_pages) {
+      items = ListItems(feed, texts, index);
+      if (items.empty()) continue;
+      pa.kind = PageKind::kList;
+      MarkSharedDates(&items);
+      partial = ShowsMoreEntries(index, items.back().title);
+    } else {
+      continue;
+    }
+    for (const ItemHits& h : items) {
+      pa.items.push_back(h.item);
+      ReportItem(feed.items[h.item], pa.url, h, &result.matches);
+    }
+    Annotate(pa.url, items, partial, options, &pa.annotations);
+    result.pages.push_back(std::move(pa));
+  }
+  ReportPagesNotGiven(feed, pages, has_entry, &result.matches);
+  return result;
+}
+
+// ---- ValueMatchesFeed ----
+
+namespace {
+
+bool DateMatches(std::string_view value, const FeedItem& item) {
+  if (!item.date) return false;
+  const std::string folded = NormalizeForMatch(value).folded;
+  const std::string iso = absl::StrFormat("%04d-%02d-%02d", item.date->year, item.date->month, item.date->day);
+  if (absl::StartsWith(folded, iso)) return true;
+  for (const DateRendering& r : RenderDateFormats(*item.date)) {
+    if (!internal::IsMonthYearFallback(r.format) && FindWord(folded, AsciiLower(r.text)) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool BodyMatches(std::string_view value, const FeedItem& item) {
+  html::Parser parser;
+  const FeedText feed = ItemBodyText(item, parser);
+  bool removed = false;
+  const std::string v = StripMarkupRemnants(NormalizeForMatch(value).text, &removed);
+  if (feed.text.empty() || v.empty()) return false;
+  return feed.text.find(v) != std::string::npos || v.find(feed.text) != std::string::npos;
+}
+
+bool NameMatches(std::string_view value, const std::vector<std::string>& names, bool by) {
+  const std::string v = NormalizeForMatch(value).folded;
+  for (const std::string& n : names) {
+    const std::string f = NormalizeForMatch(n).folded;
+    if (!f.empty() && (v == f || (by && FindWord(v, "by " + f) != std::string::npos))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool ValueMatchesFeed(std::string_view field, std::string_view value, const FeedItem& item,
+                      std::string_view page_url) {
+  if (NormalizeForMatch(value).text.empty()) return false;
+  if (field == "title") {
+    std::string how;
+    return ClassifyTitle(NormalizeForMatch(value), NormalizeForMatch(item.title), &how) >= 0;
+  }
+  if (field == "link") {
+    const std::string n = NormalizeUrl(TrimAscii(value), page_url);
+    const std::vector<std::string> forms = internal::ItemUrlForms(item);
+    return !n.empty() && (std::find(forms.begin(), forms.end(), n) != forms.end() ||
+                          std::find(forms.begin(), forms.end(), internal::StripTrackingParameters(n)) != forms.end());
+  }
+  if (field == "date") return DateMatches(value, item);
+  if (field == "author") return NameMatches(value, item.authors, /*by=*/true);
+  if (field == "body") return BodyMatches(value, item);
+  if (field == "categories") return NameMatches(value, item.categories, /*by=*/false);
+  return false;
+}
+
+}  // namespace vertex::feed

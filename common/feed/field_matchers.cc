@@ -1,0 +1,483 @@
+#include "common/feed/field_matchers.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/feed/matcher_internal.h"
+#include "common/html/editor_html.h"
+#include "common/html/rendered_text.h"
+#include "common/html/text.h"
+
+namespace vertex::feed {
+namespace {
+
+// A candidate node for a field: its indexed node, how good a match it is
+// (lower is better) and the value's byte range in its normalised text.
+struct Candidate {
+  const IndexedNode* n = nullptr;
+  int cls = 0;
+  size_t begin = 0, end = 0;
+  std::string how;
+};
+
+bool Inside(size_t rank, const Hit& h) { return h.found && h.rank != kNoRank && rank >= h.rank && rank <= h.end_rank; }
+
+Hit HitAt(const IndexedNode& n, std::string how, std::string value) {
+  Hit h;
+  h.found = true;
+  h.error = WtmError::kNone;
+  h.how = std::move(how);
+  h.value = std::move(value);
+  h.node = n.node;
+  h.rank = n.rank;
+  h.end_rank = n.end_rank;
+  return h;
+}
+
+Hit Miss(WtmError error, std::string how) {
+  Hit h;
+  h.error = error;
+  h.how = std::move(how);
+  return h;
+}
+
+// The page's own text behind a candidate's range, whitespace-normalised.
+std::string ValueOf(const Candidate& c) {
+  return html::NormalizeSpace(c.n->m.Original(c.n->original, c.begin, c.end));
+}
+
+// Of candidates, the one nearest `place`'s title inside its region, else
+// the nearest before the title, else the nearest after the region; ties go
+// to the better class, then document order. Null when there are none.
+const Candidate* PickNear(const std::vector<Candidate>& cands, const ItemPlace& place) {
+  const size_t anchor = place.title && place.title->found ? place.title->rank : 0;
+  auto key = [&](const Candidate& c) {
+    const size_t r = c.n->rank;
+    const int tier = (r >= anchor && r < place.region_end) ? 0 : r < anchor ? 1 : 2;
+    const size_t distance = r >= anchor ? r - anchor : anchor - r;
+    return std::make_tuple(tier, distance, c.cls, r);
+  };
+  const Candidate* best = nullptr;
+  for (const Candidate& c : cands) {
+    if (best == nullptr || key(c) < key(*best)) best = &c;
+  }
+  return best;
+}
+
+// Byte length of the common prefix of a and b, backed off to a word end.
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  if (n == a.size() || n == b.size()) return n;
+  if ((n > 0 && a[n - 1] == ' ') || a[n] == ' ' || b[n] == ' ') return n;
+  const size_t space = a.rfind(' ', n);
+  return space == std::string_view::npos ? 0 : space;
+}
+
+size_t WordCount(std::string_view s) { return Words(s).size(); }
+
+}  // namespace
+
+FeedText ItemBodyText(const FeedItem& item, html::Parser& parser) {
+  FeedText t;
+  t.from_content = !item.content_html.empty();
+  const std::string& html = t.from_content ? item.content_html : item.description_html;
+  if (html.empty()) return t;
+  std::string rendered;
+  absl::StatusOr<html::Page> page =
+      parser.Parse(absl::StrCat("<html><body><div>", html, "</div></body></html>"), "http://feed.invalid/");
+  html::Node body = page.ok() ? page->root().first_element_child() : html::Node();
+  while (body && body.tag() != "body") body = body.next_element_sibling();
+  rendered = body ? absl::StrJoin(html::RenderedLines(body), " ") : html;
+  t.text = StripMarkupRemnants(NormalizeForMatch(rendered).text, &t.remnants);
+  t.ellipsis = StripTrailingEllipsis(&t.text);
+  t.words = WordCount(t.text);
+  return t;
+}
+
+// ---- Body ----
+
+namespace {
+
+// The smallest element satisfying `ok` (shortest text; equal texts: the
+// outermost, the template's container).
+template <typename Pred>
+const IndexedNode* Smallest(const PageIndex& index, Pred ok) {
+  const IndexedNode* best = nullptr;
+  for (const IndexedNode& e : index.elements()) {
+    if (ok(e) && (best == nullptr || e.m.text.size() < best->m.text.size())) best = &e;
+  }
+  return best;
+}
+
+// The summary rule: the smallest element starting with the text and much
+// longer than it (the whole body), else the smallest starting with it.
+const IndexedNode* SummaryBody(const PageIndex& index, const std::string& text) {
+  const size_t much = text.size() + text.size() / 2;
+  const IndexedNode* e = Smallest(
+      index, [&](const IndexedNode& n) { return n.m.text.size() >= much && absl::StartsWith(n.m.text, text); });
+  if (e == nullptr) e = Smallest(index, [&](const IndexedNode& n) { return absl::StartsWith(n.m.text, text); });
+  return e;
+}
+
+// The element whose text is the longest prefix of the feed's (word-aligned,
+// at most a short tail of its own after it: "… Read more »").
+const IndexedNode* LongestPrefix(const PageIndex& index, const std::string& text, size_t* common) {
+  const IndexedNode* best = nullptr;
+  *common = 0;
+  for (const IndexedNode& e : index.elements()) {
+    const size_t c = CommonPrefix(e.m.text, text);
+    if (c == 0 || e.m.text.size() - c > 40) continue;
+    if (c > *common || (c == *common && best && e.m.text.size() < best->m.text.size())) {
+      best = &e;
+      *common = c;
+    }
+  }
+  return best;
+}
+
+Hit BodyHit(const IndexedNode& e, std::string how) {
+  Hit h = HitAt(e, std::move(how), "");
+  return h;
+}
+
+}  // namespace
+
+Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
+  if (text.text.empty()) return Miss(WtmError::kFeedLimitation, "the feed gives no description or content");
+  const std::string remnants = text.remnants ? " (markup remnants stripped from the feed's text)" : "";
+  const IndexedNode* e = Smallest(index, [&](const IndexedNode& n) { return n.m.text.find(text.text) != std::string::npos; });
+  const bool page_longer = e && e->m.text.size() >= text.text.size() + text.text.size() / 2 + 20 &&
+                           absl::StartsWith(e->m.text, text.text);
+  if (e && (text.ellipsis || page_longer)) {
+    const IndexedNode* s = SummaryBody(index, text.text);
+    return BodyHit(s ? *s : *e, "summary is a prefix of the page's body" + remnants);
+  }
+  if (e) return BodyHit(*e, "smallest element containing the " + std::string(text.from_content ? "content" : "description") + remnants);
+  size_t common = 0;
+  const IndexedNode* p = LongestPrefix(index, text.text, &common);
+  const size_t words = WordCount(std::string_view(text.text).substr(0, common));
+  if (p && list_page && words >= 20) {
+    return BodyHit(*p, absl::StrCat("the page shows the first ", words, " of the feed's ", text.words,
+                                    " words (\"read more\" truncation)"));
+  }
+  if (p && common * 2 >= text.text.size()) {
+    Hit h = Miss(WtmError::kPartialDescription,
+                 absl::StrCat("the page shows ", common, " of the feed's ", text.text.size(), " characters"));
+    h.node = p->node;
+    return h;
+  }
+  for (const IndexedNode& n : index.elements()) {
+    bool removed = false;
+    if (n.m.text.find_first_of("<&") == std::string::npos) continue;
+    const std::string stripped = StripMarkupRemnants(n.m.text, &removed);
+    if (removed && stripped.find(text.text) != std::string::npos) {
+      Hit h = Miss(WtmError::kNoise, "the page's text matches only after stripping markup remnants from it");
+      h.node = n.node;
+      return h;
+    }
+  }
+  if (p && words >= 20) {
+    return Miss(WtmError::kPartialDescription,
+                absl::StrCat("the page shows ", common, " of the feed's ", text.text.size(), " characters"));
+  }
+  return Miss(WtmError::kMissingValue, "no element's text contains the feed's text");
+}
+
+// ---- Title ----
+
+int ClassifyTitle(const MatchText& t, const MatchText& title, std::string* how) {
+  const std::string& T = title.text;
+  if (T.empty() || t.text.empty()) return -1;
+  const std::string typo = t.typographic || title.typographic ? ", typographic characters folded" : "";
+  if (t.text == T) return *how = "exact" + typo, 0;
+  if (t.folded == title.folded) return *how = "ASCII case differs" + typo, 1;
+  if (t.text.size() > T.size() && t.text.size() <= T.size() + 40) {
+    const size_t p = FindWord(t.folded, title.folded);
+    if (p != std::string::npos) {
+      const std::string before = t.text.substr(0, p), after = t.text.substr(p + T.size());
+      *how = before.empty() ? absl::StrCat("suffix added by the page: \"", after, "\"")
+             : after.empty() ? absl::StrCat("prefix added by the page: \"", before, "\"")
+                             : absl::StrCat("prefix \"", before, "\" and suffix \"", after, "\" added by the page");
+      return 2;
+    }
+  }
+  if (absl::EndsWith(t.text, "...") && t.text.size() > 3) {
+    std::string p = t.folded.substr(0, t.text.size() - 3);
+    while (!p.empty() && p.back() == ' ') p.pop_back();
+    if (!p.empty() && p.size() < T.size() && absl::StartsWith(title.folded, p) && p.size() * 2 >= T.size()) {
+      *how = absl::StrCat("truncated to ", p.size(), " of ", T.size(), " characters") + typo;
+      return 3;
+    }
+  }
+  return -1;
+}
+
+namespace {
+
+// Title candidates: text nodes, then elements none of whose descendants is
+// one (a title split by markup), outside the body.
+std::vector<Candidate> TitleCandidates(const PageIndex& index, const MatchText& title, const Hit& body) {
+  std::vector<Candidate> out;
+  std::string how;
+  for (const IndexedNode& n : index.texts()) {
+    const int cls = Inside(n.rank, body) ? -1 : ClassifyTitle(n.m, title, &how);
+    if (cls >= 0) out.push_back({&n, cls, 0, n.m.text.size(), how});
+  }
+  std::vector<Candidate> elements;
+  for (const IndexedNode& e : index.elements()) {
+    if (e.m.text.size() > title.text.size() + 40 || Inside(e.rank, body)) continue;
+    const int cls = ClassifyTitle(e.m, title, &how);
+    if (cls >= 0) elements.push_back({&e, cls, 0, e.m.text.size(), how});
+  }
+  for (const Candidate& e : elements) {
+    bool has_inner = false;
+    for (const Candidate& c : out) has_inner = has_inner || (c.n->rank > e.n->rank && c.n->rank <= e.n->end_rank);
+    for (const Candidate& c : elements) has_inner = has_inner || (c.n->rank > e.n->rank && c.n->rank <= e.n->end_rank);
+    if (has_inner) continue;
+    Candidate m = e;
+    m.cls = 4;  // after every single-node match
+    m.how = e.how + ", feed title with markup (the page's title spans several text nodes)";
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+bool InHeading(html::Node n) {
+  for (html::Node e = PageIndex::ElementOf(n); e; e = e.parent()) {
+    const std::string_view t = e.tag();
+    if (t.size() == 2 && t[0] == 'h' && t[1] >= '1' && t[1] <= '6') return true;
+  }
+  return false;
+}
+
+// Of the title candidates: nearest the body (those before it first), else
+// the best class, in a heading, first in document order.
+const Candidate* PickTitle(const std::vector<Candidate>& cands, const Hit& body) {
+  auto key = [&](const Candidate& c) {
+    const size_t r = c.n->rank;
+    if (!body.found) return std::make_tuple(0, size_t(c.cls), size_t(InHeading(c.n->node) ? 0 : 1), r);
+    const bool before = r < body.rank;
+    return std::make_tuple(before ? 0 : 1, before ? body.rank - r : r - body.end_rank, size_t(c.cls), r);
+  };
+  const Candidate* best = nullptr;
+  for (const Candidate& c : cands) {
+    if (best == nullptr || key(c) < key(*best)) best = &c;
+  }
+  return best;
+}
+
+// Why the title is not found: a short node sharing >= 60% of the title's
+// words in order (kDifferentTitle), a truncation keeping less than half
+// (kAbbreviated), else kMissingValue.
+Hit TitleMiss(const PageIndex& index, const MatchText& title, const Hit& body) {
+  const std::vector<std::string_view> tw = Words(title.folded);
+  for (const IndexedNode& n : index.texts()) {
+    if (Inside(n.rank, body)) continue;
+    const std::string& t = n.m.folded;
+    if (absl::EndsWith(t, "...") && t.size() > 3) {
+      std::string p = t.substr(0, t.size() - 3);
+      while (!p.empty() && p.back() == ' ') p.pop_back();
+      if (!p.empty() && absl::StartsWith(title.folded, p)) {
+        return Miss(WtmError::kAbbreviated, absl::StrCat("the page abbreviates the title to \"",
+                                                         html::NormalizeSpace(n.original), "\" (", p.size(), " of ",
+                                                         title.text.size(), " characters)"));
+      }
+    }
+    const std::vector<std::string_view> pw = Words(t);
+    if (pw.empty() || pw.size() > 2 * tw.size() + 3) continue;
+    if (CommonWordsInOrder(pw, tw) * 10 >= tw.size() * 6) {
+      return Miss(WtmError::kDifferentTitle,
+                  absl::StrCat("the page's title differs: \"", html::NormalizeSpace(n.original), "\""));
+    }
+  }
+  return Miss(WtmError::kMissingValue, "no text on the page equals the title");
+}
+
+}  // namespace
+
+Hit MatchTitle(const PageIndex& index, const FeedItem& item, const Hit& body) {
+  const MatchText title = NormalizeForMatch(item.title);
+  if (title.text.empty()) return Miss(WtmError::kFeedLimitation, "the item has no title");
+  const std::vector<Candidate> cands = TitleCandidates(index, title, body);
+  const Candidate* c = PickTitle(cands, body);
+  if (c == nullptr) return TitleMiss(index, title, body);
+  std::string how = c->how;
+  if (cands.size() > 1) absl::StrAppend(&how, "; ", cands.size(), " occurrences, the one nearest the body");
+  return HitAt(*c->n, how, ValueOf(*c));
+}
+
+// ---- Date ----
+
+Hit MatchDate(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  if (!item.date) return Miss(WtmError::kFeedLimitation, "the feed gives no date" + (item.date_error.empty() ? "" : ": " + item.date_error));
+  const std::vector<DateRendering> renderings = RenderDateFormats(*item.date);
+  std::vector<Candidate> full, fallback;
+  const Hit empty;
+  for (const IndexedNode& n : index.texts()) {
+    if (Inside(n.rank, place.body ? *place.body : empty)) continue;
+    for (size_t r = 0; r < renderings.size(); ++r) {
+      const size_t p = FindWord(n.m.folded, AsciiLower(renderings[r].text));
+      if (p == std::string::npos) continue;
+      const bool fb = internal::IsMonthYearFallback(renderings[r].format);
+      (fb ? fallback : full).push_back({&n, int(r), p, p + renderings[r].text.size(), "date as " + renderings[r].format});
+      break;
+    }
+  }
+  // The brief's rule: the nearest to the title in document order, either side.
+  const size_t anchor = place.title && place.title->found ? place.title->rank : 0;
+  const Candidate* best = nullptr;
+  for (const Candidate& c : full) {
+    const size_t d = c.n->rank > anchor ? c.n->rank - anchor : anchor - c.n->rank;
+    const size_t bd = best ? (best->n->rank > anchor ? best->n->rank - anchor : anchor - best->n->rank) : 0;
+    if (!best || d < bd || (d == bd && c.cls < best->cls)) best = &c;
+  }
+  if (best) return HitAt(*best->n, best->how, ValueOf(*best));
+  const std::string iso = renderings.empty() ? "" : absl::StrFormat("%04d-%02d-%02d", item.date->year, item.date->month, item.date->day);
+  const IndexedTime* time = nullptr;
+  for (const IndexedTime& t : index.times()) {
+    if (!iso.empty() && TrimAscii(t.datetime).substr(0, iso.size()) == iso &&
+        (!time || (t.rank > anchor ? t.rank - anchor : anchor - t.rank) < (time->rank > anchor ? time->rank - anchor : anchor - time->rank))) {
+      time = &t;
+    }
+  }
+  if (time) {
+    Hit h;
+    h.found = true;
+    h.error = WtmError::kNone;
+    h.how = "<time datetime>";
+    h.value = std::string(TrimAscii(time->datetime));
+    h.node = time->node;
+    h.rank = h.end_rank = time->rank;
+    return h;
+  }
+  if (!fallback.empty()) {
+    const Candidate& c = fallback.front();
+    return Miss(WtmError::kNotSupported, absl::StrCat("no full-date rendering on the page; only WTM's month-and-year fallback \"",
+                                                      ValueOf(c), "\" (", renderings[c.cls].format, ") matches"));
+  }
+  return Miss(WtmError::kMissingValue, absl::StrCat("no rendering of ", item.date->raw, " on the page"));
+}
+
+// ---- Link ----
+
+namespace {
+
+bool Contains(html::Node outer, html::Node n) {
+  for (; n; n = n.parent()) {
+    if (n == outer) return true;
+  }
+  return false;
+}
+
+
+}  // namespace
+
+Hit MatchLink(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  const std::vector<std::string> forms = internal::ItemUrlForms(item);
+  const std::string link = NormalizeUrl(item.link), proxy = NormalizeUrl(item.proxy_link);
+  std::vector<const IndexedAnchor*> anchors;
+  for (const IndexedAnchor& a : index.anchors()) {
+    for (const std::string& f : a.forms) {
+      if (std::find(forms.begin(), forms.end(), f) != forms.end()) {
+        anchors.push_back(&a);
+        break;
+      }
+    }
+  }
+  if (anchors.empty()) {
+    if (item.proxy_link.empty() && internal::HostOf(link) != internal::HostOf(index.page().url())) {
+      return Miss(WtmError::kFeedLimitation, absl::StrCat("the item's link ", item.link, " is on another host than the page "
+                                                          "(a feed proxy?) and the feed gives no origLink"));
+    }
+    return Miss(WtmError::kMissingValue, "no <a href> on the page resolves to the item's link");
+  }
+  const IndexedAnchor* pick = nullptr;
+  std::string how;
+  if (place.title && place.title->found) {
+    const html::Node title_element = PageIndex::ElementOf(place.title->node);
+    for (const IndexedAnchor* a : anchors) {
+      if (Contains(a->node, place.title->node) || Contains(title_element, a->node)) {
+        pick = a;
+        how = "the anchor wrapping the title";
+        break;
+      }
+    }
+  }
+  if (pick == nullptr) {
+    std::vector<IndexedNode> holders(anchors.size());
+    std::vector<Candidate> cands;
+    for (size_t i = 0; i < anchors.size(); ++i) holders[i].rank = anchors[i]->rank;
+    for (size_t i = 0; i < anchors.size(); ++i) cands.push_back({&holders[i], 0, 0, 0, ""});
+    const Candidate* c = PickNear(cands, place);
+    pick = anchors[c - cands.data()];
+    how = "the anchor nearest after the title";
+  }
+  if (pick->raw_href.find("://") == std::string::npos) how += ", href resolved";
+  const std::string norm = pick->forms.front();
+  if (!proxy.empty() && (norm == proxy || internal::StripTrackingParameters(norm) == internal::StripTrackingParameters(proxy)) &&
+      norm != link) {
+    how += ", the feed's proxy link";
+  } else if (!item.proxy_link.empty()) {
+    how += ", feedburner:origLink";
+  }
+  if (norm != link && norm != proxy) how += ", tracking parameters stripped";
+  Hit h;
+  h.found = true;
+  h.error = WtmError::kNone;
+  h.how = how;
+  h.value = pick->href;
+  h.node = pick->node;
+  h.rank = h.end_rank = pick->rank;
+  return h;
+}
+
+// ---- Author and categories ----
+
+std::vector<Hit> MatchAuthors(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  std::vector<Hit> out;
+  const Hit empty;
+  for (const std::string& author : item.authors) {
+    const MatchText name = NormalizeForMatch(author);
+    std::vector<Candidate> cands;
+    for (const IndexedNode& n : index.texts()) {
+      if (name.folded.empty() || Inside(n.rank, place.body ? *place.body : empty)) continue;
+      if (n.m.folded == name.folded) {
+        cands.push_back({&n, 0, 0, n.m.text.size(), "a text node equal to the author's name"});
+        continue;
+      }
+      const size_t p = FindWord(n.m.folded, "by " + name.folded);
+      if (p != std::string::npos) cands.push_back({&n, 1, p + 3, p + 3 + name.text.size(), "\"by NAME\""});
+    }
+    const Candidate* c = PickNear(cands, place);
+    out.push_back(c ? HitAt(*c->n, c->how, ValueOf(*c))
+                    : Miss(WtmError::kMissingValue, "the page does not show the author \"" + author + "\""));
+  }
+  return out;
+}
+
+std::vector<Hit> MatchCategories(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  std::vector<Hit> out;
+  const Hit empty;
+  for (const std::string& category : item.categories) {
+    const MatchText name = NormalizeForMatch(category);
+    std::vector<Candidate> cands;
+    for (const IndexedNode& e : index.elements()) {
+      if (name.folded.empty() || e.m.folded != name.folded || Inside(e.rank, place.body ? *place.body : empty)) continue;
+      // The innermost element with this text (an <a> inside an <li>).
+      if (!cands.empty() && Contains(cands.back().n->node, e.node)) cands.pop_back();
+      cands.push_back({&e, e.node.tag() == "a" ? 0 : 1, 0, e.m.text.size(), "an element whose text is the category"});
+    }
+    const Candidate* c = PickNear(cands, place);
+    out.push_back(c ? HitAt(*c->n, c->how, ValueOf(*c))
+                    : Miss(WtmError::kMissingValue, "the page does not show the category \"" + category + "\""));
+  }
+  return out;
+}
+
+}  // namespace vertex::feed

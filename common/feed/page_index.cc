@@ -1,0 +1,97 @@
+#include "common/feed/page_index.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/feed/feed_matcher.h"
+#include "common/feed/matcher_internal.h"
+#include "common/html/rendered_text.h"
+#include "common/html/text.h"
+#include "common/rule/url.h"
+
+namespace vertex::feed {
+namespace {
+
+bool Skipped(std::string_view tag) {
+  return tag == "head" || tag == "script" || tag == "style" || tag == "noscript" || tag == "template";
+}
+
+// The first node after `n`'s subtree in document order under `root`.
+html::Node NextAfterSubtree(html::Node n, html::Node root) {
+  for (; n && !(n == root); n = n.parent()) {
+    if (html::Node s = n.next_sibling()) return s;
+  }
+  return html::Node();
+}
+
+}  // namespace
+
+std::string PageIndex::StructuralKey(html::Node n) {
+  std::vector<std::string> steps;
+  for (html::Node e = ElementOf(n); e; e = e.parent()) {
+    steps.push_back(std::string(e.tag()) + "." + std::string(e.attribute_view("class")));
+  }
+  std::reverse(steps.begin(), steps.end());
+  return absl::StrJoin(steps, "/");
+}
+
+PageIndex PageIndex::Build(const html::Page& page) {
+  PageIndex index;
+  index.page_ = &page;
+  index.base_url_ = rule::PageBaseUrl(page);
+  const html::Node root = page.root();
+  size_t rank = 0;
+  for (html::Node n = root; n; ++rank) {
+    if (n.is_element() && Skipped(n.tag())) {
+      n = NextAfterSubtree(n, root);
+      continue;
+    }
+    if (n.is_text()) {
+      std::string raw = n.RawText();
+      if (!html::IsBlank(raw)) {
+        IndexedNode t{n, rank, rank, raw, NormalizeForMatch(raw)};
+        index.texts_.push_back(std::move(t));
+      }
+    } else if (n.is_element()) {
+      std::string rendered = absl::StrJoin(html::RenderedLines(n), " ");
+      if (!rendered.empty()) {
+        IndexedNode e{n, rank, rank, rendered, NormalizeForMatch(rendered)};
+        index.elements_.push_back(std::move(e));
+      }
+      if (n.tag() == "a" && n.has_attribute("href")) {
+        IndexedAnchor a{n, rank, rule::AttributeSourceText(n, "href", index.base_url_), n.attribute("href"), {}};
+        const std::string norm = NormalizeUrl(a.href);
+        if (!norm.empty()) {
+          a.forms.push_back(norm);
+          const std::string stripped = internal::StripTrackingParameters(norm);
+          if (stripped != norm) a.forms.push_back(stripped);
+        }
+        index.anchors_.push_back(std::move(a));
+      }
+      if (n.tag() == "time" && n.has_attribute("datetime")) {
+        index.times_.push_back({n, rank, n.attribute("datetime")});
+      }
+    }
+    n = n.NextInDocument(root);
+  }
+  // Subtree ends: the last rank of a text node inside each element (an
+  // element with rendered text has one); each text node extends its
+  // ancestors' (depth-bounded, no recursion).
+  absl::flat_hash_map<const void*, size_t> element_at;
+  for (size_t i = 0; i < index.elements_.size(); ++i) element_at[index.elements_[i].node.raw()] = i;
+  for (const IndexedNode& t : index.texts_) {
+    for (html::Node p = t.node.parent(); p; p = p.parent()) {
+      auto it = element_at.find(p.raw());
+      if (it != element_at.end() && index.elements_[it->second].end_rank < t.rank) {
+        index.elements_[it->second].end_rank = t.rank;
+      }
+    }
+  }
+  return index;
+}
+
+}  // namespace vertex::feed
