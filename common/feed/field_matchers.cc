@@ -115,13 +115,25 @@ const IndexedNode* Smallest(const PageIndex& index, Pred ok) {
   return best;
 }
 
-// The summary rule: the smallest element starting with the text and much
-// longer than it (the whole body), else the smallest starting with it.
+// The summary rule: from the smallest element whose text starts with the
+// summary's, up through the ancestors whose text still starts with it (the
+// first paragraph, then the body's container; an entry's wrapper starts
+// with its title and stops the walk).
 const IndexedNode* SummaryBody(const PageIndex& index, const std::string& text) {
-  const size_t much = text.size() + text.size() / 2;
-  const IndexedNode* e = Smallest(
-      index, [&](const IndexedNode& n) { return n.m.text.size() >= much && absl::StartsWith(n.m.text, text); });
-  if (e == nullptr) e = Smallest(index, [&](const IndexedNode& n) { return absl::StartsWith(n.m.text, text); });
+  const IndexedNode* e = Smallest(index, [&](const IndexedNode& n) { return absl::StartsWith(n.m.text, text); });
+  while (e != nullptr) {
+    const html::Node parent = e->node.parent();
+    if (!parent || parent.tag() == "body" || parent.tag() == "html") break;
+    const IndexedNode* up = nullptr;
+    for (size_t i = e - index.elements().data(); i-- > 0;) {  // ancestors precede in document order
+      if (index.elements()[i].node == parent) {
+        up = &index.elements()[i];
+        break;
+      }
+    }
+    if (up == nullptr || !absl::StartsWith(up->m.text, text)) break;
+    e = up;
+  }
   return e;
 }
 
