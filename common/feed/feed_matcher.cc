@@ -51,9 +51,9 @@ void MatchRest(const PageIndex& index, const FeedItem& item, size_t region_end, 
   h->categories = MatchCategories(index, item, place);
 }
 
-// The items a list page shows (title and body found: a sidebar's "Recent
-// posts" shows titles only), in page order, fields matched.
-std::vector<ItemHits> ListItems(const Feed& feed, const std::vector<FeedText>& texts, const PageIndex& index) {
+// The items a page shows with their bodies (a sidebar's "Recent posts"
+// shows titles only), in page order; title and body matched.
+std::vector<ItemHits> ShownItems(const Feed& feed, const std::vector<FeedText>& texts, const PageIndex& index) {
   std::vector<ItemHits> shown;
   for (size_t i = 0; i < feed.items.size(); ++i) {
     ItemHits h;
@@ -63,13 +63,18 @@ std::vector<ItemHits> ListItems(const Feed& feed, const std::vector<FeedText>& t
     h.title = MatchTitle(index, feed.items[i], h.body);
     if (h.title.found) shown.push_back(std::move(h));
   }
-  if (shown.size() < 2) return {};
   std::sort(shown.begin(), shown.end(), [](const ItemHits& a, const ItemHits& b) { return a.title.rank < b.title.rank; });
-  for (size_t k = 0; k < shown.size(); ++k) {
-    const size_t end = k + 1 < shown.size() ? shown[k + 1].title.rank : kNoRank;
-    MatchRest(index, feed.items[shown[k].item], end, &shown[k]);
-  }
   return shown;
+}
+
+// Every field of item `e` on its entry page.
+ItemHits EntryHits(const Feed& feed, const std::vector<FeedText>& texts, const PageIndex& index, int e) {
+  ItemHits h;
+  h.item = e;
+  h.body = MatchBody(index, texts[e], /*list_page=*/false);
+  h.title = MatchTitle(index, feed.items[e], h.body);
+  MatchRest(index, feed.items[e], kNoRank, &h);
+  return h;
 }
 
 // Shared date headers: the items after the first under one date node get
@@ -170,6 +175,16 @@ bool ShowsMoreEntries(const PageIndex& index, const Hit& last_title) {
   return false;
 }
 
+// Whether no other text on the page sits in the title's template slot (the
+// page shows one entry, not a list).
+bool AloneInItsSlot(const PageIndex& index, const Hit& title) {
+  const std::string key = PageIndex::StructuralKey(title.node);
+  for (const IndexedNode& t : index.texts()) {
+    if ((t.rank < title.rank || t.rank > title.end_rank) && PageIndex::StructuralKey(t.node) == key) return false;
+  }
+  return true;
+}
+
 void Annotate(const std::string& url, const std::vector<ItemHits>& items, bool partial, const FeedMatchOptions& options,
               std::vector<v1::Annotation>* out) {
   const std::vector<std::string> fields = {"title", "link", "date", "author", "body", "categories"};
@@ -224,6 +239,38 @@ void ReportPagesNotGiven(const Feed& feed, const std::vector<const html::Page*>&
   }
 }
 
+// The items page `index` shows and its kind: the entry page of item
+// `entry` (by URL); else a list page (>= 2 items shown with their bodies);
+// else the entry page of the one item it shows with its whole body when no
+// page is that item's by URL (the feed's link is a proxy's).
+std::vector<ItemHits> PageItems(const Feed& feed, const std::vector<FeedText>& texts, const PageIndex& index, int entry,
+                                const FeedMatchOptions& options, std::vector<bool>* has_entry, PageKind* kind,
+                                bool* partial) {
+  if (entry >= 0) {
+    *kind = PageKind::kEntry;
+    return {EntryHits(feed, texts, index, entry)};
+  }
+  std::vector<ItemHits> items = ShownItems(feed, texts, index);
+  if (items.size() == 1 && !(*has_entry)[items[0].item] && !absl::StrContains(items[0].body.how, "summary") &&
+      !absl::StrContains(items[0].body.how, "read more") && AloneInItsSlot(index, items[0].title)) {
+    const int e = items[0].item;
+    (*has_entry)[e] = true;
+    *kind = PageKind::kEntry;
+    ItemHits h = EntryHits(feed, texts, index, e);
+    h.title.how += "; the entry page found by its title and whole body (the item's link is not its URL)";
+    return {std::move(h)};
+  }
+  if (items.size() < 2 || !options.list_pages) return {};
+  *kind = PageKind::kList;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const size_t end = k + 1 < items.size() ? items[k + 1].title.rank : kNoRank;
+    MatchRest(index, feed.items[items[k].item], end, &items[k]);
+  }
+  MarkSharedDates(&items);
+  *partial = ShowsMoreEntries(index, items.back().title);
+  return items;
+}
+
 }  // namespace
 
 FeedMatchResult MatchFeed(const Feed& feed, const std::vector<const html::Page*>& pages,
@@ -232,32 +279,21 @@ FeedMatchResult MatchFeed(const Feed& feed, const std::vector<const html::Page*>
   html::Parser parser;
   std::vector<FeedText> texts;
   for (const FeedItem& item : feed.items) texts.push_back(ItemBodyText(item, parser));
+  // Entry pages by URL first: a page showing one item whose link is no
+  // page's URL (a proxy link) is then taken as that item's entry page.
+  std::vector<int> entry_of(pages.size(), -1);
   std::vector<bool> has_entry(feed.items.size(), false);
-  for (const html::Page* page : pages) {
-    if (page == nullptr) continue;
-    const PageIndex index = PageIndex::Build(*page);
+  for (size_t p = 0; p < pages.size(); ++p) {
+    if (pages[p] != nullptr && (entry_of[p] = EntryItem(feed, *pages[p])) >= 0) has_entry[entry_of[p]] = true;
+  }
+  for (size_t p = 0; p < pages.size(); ++p) {
+    if (pages[p] == nullptr) continue;
+    const PageIndex index = PageIndex::Build(*pages[p]);
     PageAnnotations pa;
-    pa.url = page->url();
-    std::vector<ItemHits> items;
+    pa.url = pages[p]->url();
     bool partial = false;
-    if (const int e = EntryItem(feed, *page); e >= 0) {
-      has_entry[e] = true;
-      pa.kind = PageKind::kEntry;
-      ItemHits h;
-      h.item = e;
-      h.body = MatchBody(index, texts[e], /*list_page=*/false);
-      h.title = MatchTitle(index, feed.items[e], h.body);
-      MatchRest(index, feed.items[e], kNoRank, &h);
-      items.push_back(std::move(h));
-    } else if (options.list_pages) {
-      items = ListItems(feed, texts, index);
-      if (items.empty()) continue;
-      pa.kind = PageKind::kList;
-      MarkSharedDates(&items);
-      partial = ShowsMoreEntries(index, items.back().title);
-    } else {
-      continue;
-    }
+    std::vector<ItemHits> items = PageItems(feed, texts, index, entry_of[p], options, &has_entry, &pa.kind, &partial);
+    if (items.empty()) continue;
     for (const ItemHits& h : items) {
       pa.items.push_back(h.item);
       ReportItem(feed.items[h.item], pa.url, h, &result.matches);

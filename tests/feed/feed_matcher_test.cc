@@ -389,6 +389,28 @@ TEST(FeedMatcherLink, RelativeProxyAndTracking) {
     const FieldMatch* page = Report(r, "", blog.feed.items[1].link, "page");
     ASSERT_NE(page, nullptr);
     EXPECT_EQ(page->wtm_error, WtmError::kFeedLimitation) << page->how;
+    // Its entry page, whose URL is not the proxy's, is found by its title
+    // and whole body: annotated but for the link.
+    const html::Page entry = blog.EntryPage(1, testing_blog::kWordPress);
+    const FeedMatchResult e = MatchFeed(blog.feed, {&home, &entry});
+    const PageAnnotations* p = PageOf(e, entry.url());
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->kind, PageKind::kEntry);
+    EXPECT_EQ(p->items, std::vector<int>{1});
+    EXPECT_EQ(Report(e, "", blog.feed.items[1].link, "page"), nullptr);
+    const FieldMatch* title = Report(e, entry.url(), blog.feed.items[1].link, "title");
+    ASSERT_TRUE(title && title->found);
+    EXPECT_NE(title->how.find("found by its title and whole body"), std::string::npos) << title->how;
+    const FieldMatch* link = Report(e, entry.url(), blog.feed.items[1].link, "link");
+    ASSERT_TRUE(link);
+    EXPECT_EQ(link->wtm_error, WtmError::kFeedLimitation) << link->how;
+    EXPECT_EQ(AnnotationOf(*p, "link"), nullptr);
+    // A list page showing one feed entry among older ones is no entry page.
+    Blog one = testing_blog::ThreePosts();
+    one.feed.items[2].link = "http://feedproxy.example/~r/blog/~3/ghi/";
+    one.extra_entries_on_home = 2;
+    const html::Page list = one.ListPage("http://blog.example/page/2/", {2}, testing_blog::kWordPress);
+    EXPECT_EQ(PageOf(MatchFeed(one.feed, {&list}), list.url()), nullptr);
   }
 }
 
