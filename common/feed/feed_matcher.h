@@ -34,6 +34,50 @@
 // in page order (a multi-valued attribute); `partial` is set when the page
 // shows entries after the last feed item found on it.
 //
+// Choices where the rules above leave room (implementation notes):
+//   - Title occurrences are ranked by nearness to the item's body first
+//     (those before it, then after), the match class (exact, prefix/suffix,
+//     truncated, markup) only breaking ties: a sidebar's exact title must
+//     not beat the entry's "[Updated] Title". With no body found: class,
+//     then inside h1-h6, then document order. Nodes inside the body never
+//     count.
+//   - Body: equal texts go to the outermost element (the template's
+//     container, not a lone <p>). A summary (the feed's text ends with
+//     "[...]"/"…", or the smallest element containing it is much longer and
+//     starts with it) is annotated on the largest element whose text still
+//     starts with it, walking up from the smallest (first paragraph, then
+//     the body's container; the entry's wrapper starts with the title and
+//     stops the walk). "Read more" list pages: the element whose text is
+//     the longest prefix of the feed's (>= 20 words, at most 40 characters
+//     of its own after it).
+//   - A list page's items are the feed items whose title AND body are found
+//     on it: an archive whose sidebar alone repeats the feed's titles is
+//     not a list page of them (it would teach the learner the sidebar).
+//   - Shared date headers: the header is found for every item under it;
+//     the first item (page order) gets it, the others kSharedDate, and the
+//     date attribute gets each distinct header once, in page order: the
+//     page's date nodes are what a rule must extract, and annotating one
+//     node twice would make the learner see a value list the page does not
+//     have. Annotating only the first item would also be consistent, but
+//     reporting kSharedDate tells feed monitoring not to expect one date
+//     per entry there.
+//   - Dates inside the body never count; the nearest to the title wins
+//     (document order, either side), the more specific rendering on a tie.
+//   - Link, author, categories: inside the item's region (from its title to
+//     the next item's) nearest the title first, then before the title, then
+//     after the region: a list's "Filed under" line of the previous entry is
+//     not this entry's.
+//   - A page with no item's URL showing exactly one item with its whole
+//     body, alone in its title's template slot, is that item's entry page
+//     when no page given has its URL (a proxy link without origLink); its
+//     link stays kFeedLimitation.
+//   - On a partial list page the body (an XPath annotation, which cannot be
+//     partial) is not annotated: the entries after the last feed item would
+//     count against the rule.
+// Annotation scopes: values come with `xpath`, the union ("(/a)|(/b)") of
+// the matched nodes' elements (for a link, the <a> itself), so that the
+// learner looks for them only there.
+//
 // Thread-safety: pure functions; the Pages must outlive the result.
 #ifndef VERTEX_COMMON_FEED_FEED_MATCHER_H_
 #define VERTEX_COMMON_FEED_FEED_MATCHER_H_

@@ -326,52 +326,80 @@ Hit MatchTitle(const PageIndex& index, const FeedItem& item, const Hit& body) {
 
 // ---- Date ----
 
-Hit MatchDate(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
-  if (!item.date) return Miss(WtmError::kFeedLimitation, "the feed gives no date" + (item.date_error.empty() ? "" : ": " + item.date_error));
-  const std::vector<DateRendering> renderings = RenderDateFormats(*item.date);
-  std::vector<Candidate> full, fallback;
-  const Hit empty;
+namespace {
+
+size_t Distance(size_t a, size_t b) { return a > b ? a - b : b - a; }
+
+// A found hit at a node that is not indexed as text (an <a>, a <time>).
+Hit NodeHit(html::Node node, size_t rank, std::string how, std::string value) {
+  Hit h;
+  h.found = true;
+  h.error = WtmError::kNone;
+  h.how = std::move(how);
+  h.value = std::move(value);
+  h.node = node;
+  h.rank = h.end_rank = rank;
+  return h;
+}
+
+// Text nodes outside the body containing a rendering (word-bounded, ASCII
+// case folded), each with its most specific one: full dates, and WTM's
+// month-and-year fallbacks. Candidate::cls is the rendering's index.
+void DateCandidates(const PageIndex& index, const std::vector<DateRendering>& renderings, const Hit& body,
+                    std::vector<Candidate>* full, std::vector<Candidate>* fallback) {
+  std::vector<std::string> lower;
+  for (const DateRendering& r : renderings) lower.push_back(AsciiLower(r.text));
   for (const IndexedNode& n : index.texts()) {
-    if (Inside(n.rank, place.body ? *place.body : empty)) continue;
+    if (Inside(n.rank, body)) continue;
     for (size_t r = 0; r < renderings.size(); ++r) {
-      const size_t p = FindWord(n.m.folded, AsciiLower(renderings[r].text));
+      const size_t p = FindWord(n.m.folded, lower[r]);
       if (p == std::string::npos) continue;
       const bool fb = internal::IsMonthYearFallback(renderings[r].format);
-      (fb ? fallback : full).push_back({&n, int(r), p, p + renderings[r].text.size(), "date as " + renderings[r].format});
+      (fb ? fallback : full)->push_back({&n, int(r), p, p + lower[r].size(), "date as " + renderings[r].format});
       break;
     }
   }
-  // The brief's rule: the nearest to the title in document order, either side.
+}
+
+// The <time datetime> of the item's day nearest `anchor`, or null.
+const IndexedTime* NearestTime(const PageIndex& index, const FeedDate& date, size_t anchor) {
+  const std::string iso = absl::StrFormat("%04d-%02d-%02d", date.year, date.month, date.day);
+  const IndexedTime* best = nullptr;
+  for (const IndexedTime& t : index.times()) {
+    if (TrimAscii(t.datetime).substr(0, iso.size()) != iso) continue;
+    if (!best || Distance(t.rank, anchor) < Distance(best->rank, anchor)) best = &t;
+  }
+  return best;
+}
+
+}  // namespace
+
+Hit MatchDate(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  if (!item.date) {
+    return Miss(WtmError::kFeedLimitation, "the feed gives no date" + (item.date_error.empty() ? "" : ": " + item.date_error));
+  }
+  const std::vector<DateRendering> renderings = RenderDateFormats(*item.date);
+  std::vector<Candidate> full, fallback;
+  DateCandidates(index, renderings, place.body ? *place.body : Hit(), &full, &fallback);
+  // The nearest to the title in document order, either side; the more
+  // specific rendering on a tie.
   const size_t anchor = place.title && place.title->found ? place.title->rank : 0;
   const Candidate* best = nullptr;
   for (const Candidate& c : full) {
-    const size_t d = c.n->rank > anchor ? c.n->rank - anchor : anchor - c.n->rank;
-    const size_t bd = best ? (best->n->rank > anchor ? best->n->rank - anchor : anchor - best->n->rank) : 0;
-    if (!best || d < bd || (d == bd && c.cls < best->cls)) best = &c;
-  }
-  if (best) return HitAt(*best->n, best->how, ValueOf(*best));
-  const std::string iso = renderings.empty() ? "" : absl::StrFormat("%04d-%02d-%02d", item.date->year, item.date->month, item.date->day);
-  const IndexedTime* time = nullptr;
-  for (const IndexedTime& t : index.times()) {
-    if (!iso.empty() && TrimAscii(t.datetime).substr(0, iso.size()) == iso &&
-        (!time || (t.rank > anchor ? t.rank - anchor : anchor - t.rank) < (time->rank > anchor ? time->rank - anchor : anchor - time->rank))) {
-      time = &t;
+    const size_t d = Distance(c.n->rank, anchor);
+    if (!best || d < Distance(best->n->rank, anchor) || (d == Distance(best->n->rank, anchor) && c.cls < best->cls)) {
+      best = &c;
     }
   }
-  if (time) {
-    Hit h;
-    h.found = true;
-    h.error = WtmError::kNone;
-    h.how = "<time datetime>";
-    h.value = std::string(TrimAscii(time->datetime));
-    h.node = time->node;
-    h.rank = h.end_rank = time->rank;
-    return h;
+  if (best) return HitAt(*best->n, best->how, ValueOf(*best));
+  if (const IndexedTime* t = renderings.empty() ? nullptr : NearestTime(index, *item.date, anchor)) {
+    return NodeHit(t->node, t->rank, "<time datetime>", std::string(TrimAscii(t->datetime)));
   }
   if (!fallback.empty()) {
     const Candidate& c = fallback.front();
-    return Miss(WtmError::kNotSupported, absl::StrCat("no full-date rendering on the page; only WTM's month-and-year fallback \"",
-                                                      ValueOf(c), "\" (", renderings[c.cls].format, ") matches"));
+    return Miss(WtmError::kNotSupported,
+                absl::StrCat("no full-date rendering on the page; only WTM's month-and-year fallback \"", ValueOf(c),
+                             "\" (", renderings[c.cls].format, ") matches"));
   }
   return Miss(WtmError::kMissingValue, absl::StrCat("no rendering of ", item.date->raw, " on the page"));
 }
@@ -390,63 +418,80 @@ bool Contains(html::Node outer, html::Node n) {
 
 }  // namespace
 
-Hit MatchLink(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+namespace {
+
+// The anchors whose href resolves to one of the item's URL forms.
+std::vector<const IndexedAnchor*> LinkAnchors(const PageIndex& index, const FeedItem& item) {
   const std::vector<std::string> forms = internal::ItemUrlForms(item);
-  const std::string link = NormalizeUrl(item.link), proxy = NormalizeUrl(item.proxy_link);
-  std::vector<const IndexedAnchor*> anchors;
+  std::vector<const IndexedAnchor*> out;
   for (const IndexedAnchor& a : index.anchors()) {
     for (const std::string& f : a.forms) {
       if (std::find(forms.begin(), forms.end(), f) != forms.end()) {
-        anchors.push_back(&a);
+        out.push_back(&a);
         break;
       }
     }
   }
-  if (anchors.empty()) {
-    if (item.proxy_link.empty() && internal::HostOf(link) != internal::HostOf(index.page().url())) {
-      return Miss(WtmError::kFeedLimitation, absl::StrCat("the item's link ", item.link, " is on another host than the page "
-                                                          "(a feed proxy?) and the feed gives no origLink"));
-    }
-    return Miss(WtmError::kMissingValue, "no <a href> on the page resolves to the item's link");
-  }
-  const IndexedAnchor* pick = nullptr;
-  std::string how;
+  return out;
+}
+
+// The anchor wrapping the title (or inside the title's element), else the
+// one PickNear chooses; `*how` says which.
+const IndexedAnchor* PickAnchor(const std::vector<const IndexedAnchor*>& anchors, const ItemPlace& place,
+                                std::string* how) {
   if (place.title && place.title->found) {
     const html::Node title_element = PageIndex::ElementOf(place.title->node);
     for (const IndexedAnchor* a : anchors) {
       if (Contains(a->node, place.title->node) || Contains(title_element, a->node)) {
-        pick = a;
-        how = "the anchor wrapping the title";
-        break;
+        *how = "the anchor wrapping the title";
+        return a;
       }
     }
   }
-  if (pick == nullptr) {
-    std::vector<IndexedNode> holders(anchors.size());
-    std::vector<Candidate> cands;
-    for (size_t i = 0; i < anchors.size(); ++i) holders[i].rank = anchors[i]->rank;
-    for (size_t i = 0; i < anchors.size(); ++i) cands.push_back({&holders[i], 0, 0, 0, ""});
-    const Candidate* c = PickNear(cands, place);
-    pick = anchors[c - cands.data()];
-    how = "the anchor nearest after the title";
-  }
-  if (pick->raw_href.find("://") == std::string::npos) how += ", href resolved";
-  const std::string norm = pick->forms.front();
-  if (!proxy.empty() && (norm == proxy || internal::StripTrackingParameters(norm) == internal::StripTrackingParameters(proxy)) &&
-      norm != link) {
+  std::vector<IndexedNode> holders(anchors.size());
+  std::vector<Candidate> cands;
+  for (size_t i = 0; i < anchors.size(); ++i) holders[i].rank = anchors[i]->rank;
+  for (size_t i = 0; i < anchors.size(); ++i) cands.push_back({&holders[i], 0, 0, 0, ""});
+  const IndexedAnchor* a = anchors[PickNear(cands, place) - cands.data()];
+  const size_t title = place.title && place.title->found ? place.title->rank : 0;
+  *how = a->rank >= title ? "the anchor nearest after the title" : "the anchor nearest before the title";
+  return a;
+}
+
+// What the match went through: a relative href, origLink or the proxy's
+// link, tracking parameters.
+std::string LinkHow(const IndexedAnchor& a, const FeedItem& item) {
+  const std::string link = NormalizeUrl(item.link), proxy = NormalizeUrl(item.proxy_link);
+  const std::string& norm = a.forms.front();
+  std::string how;
+  if (a.raw_href.find("://") == std::string::npos) how += ", href resolved";
+  const bool via_proxy = !proxy.empty() && internal::StripTrackingParameters(norm) ==
+                                               internal::StripTrackingParameters(proxy);
+  if (via_proxy) {
     how += ", the feed's proxy link";
   } else if (!item.proxy_link.empty()) {
     how += ", feedburner:origLink";
   }
   if (norm != link && norm != proxy) how += ", tracking parameters stripped";
-  Hit h;
-  h.found = true;
-  h.error = WtmError::kNone;
-  h.how = how;
-  h.value = pick->href;
-  h.node = pick->node;
-  h.rank = h.end_rank = pick->rank;
-  return h;
+  return how;
+}
+
+}  // namespace
+
+Hit MatchLink(const PageIndex& index, const FeedItem& item, const ItemPlace& place) {
+  const std::vector<const IndexedAnchor*> anchors = LinkAnchors(index, item);
+  if (anchors.empty()) {
+    if (item.proxy_link.empty() &&
+        internal::HostOf(NormalizeUrl(item.link)) != internal::HostOf(NormalizeUrl(index.page().url()))) {
+      return Miss(WtmError::kFeedLimitation, absl::StrCat("the item's link ", item.link,
+                                                          " is on another host than the page (a feed proxy?) and the "
+                                                          "feed gives no origLink"));
+    }
+    return Miss(WtmError::kMissingValue, "no <a href> on the page resolves to the item's link");
+  }
+  std::string how;
+  const IndexedAnchor* a = PickAnchor(anchors, place, &how);
+  return NodeHit(a->node, a->rank, how + LinkHow(*a, item), a->href);
 }
 
 // ---- Author and categories ----
