@@ -160,17 +160,26 @@ Hit BodyHit(const IndexedNode& e, std::string how) {
 
 }  // namespace
 
-Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
-  if (text.text.empty()) return Miss(WtmError::kFeedLimitation, "the feed gives no description or content");
-  const std::string remnants = text.remnants ? " (markup remnants stripped from the feed's text)" : "";
-  const IndexedNode* e = Smallest(index, [&](const IndexedNode& n) { return n.m.text.find(text.text) != std::string::npos; });
-  const bool page_longer = e && e->m.text.size() >= text.text.size() + text.text.size() / 2 + 20 &&
+namespace {
+
+// The feed's text is in an element, whole or as a summary of it.
+Hit ContainedBody(const PageIndex& index, const FeedText& text, const std::string& remnants) {
+  const IndexedNode* e =
+      Smallest(index, [&](const IndexedNode& n) { return n.m.text.find(text.text) != std::string::npos; });
+  if (e == nullptr) return Miss(WtmError::kMissingValue, "");
+  const bool page_longer = e->m.text.size() >= text.text.size() + text.text.size() / 2 + 20 &&
                            absl::StartsWith(e->m.text, text.text);
-  if (e && (text.ellipsis || page_longer)) {
+  if (text.ellipsis || page_longer) {
     const IndexedNode* s = SummaryBody(index, text.text);
     return BodyHit(s ? *s : *e, "summary is a prefix of the page's body" + remnants);
   }
-  if (e) return BodyHit(*e, "smallest element containing the " + std::string(text.from_content ? "content" : "description") + remnants);
+  return BodyHit(*e, std::string("smallest element containing the ") + (text.from_content ? "content" : "description") +
+                         remnants);
+}
+
+// An element shows the start of the feed's text only: "Read more" on a
+// list page (found), else a partial description.
+Hit PrefixBody(const PageIndex& index, const FeedText& text, bool list_page) {
   size_t common = 0;
   const IndexedNode* p = LongestPrefix(index, text.text, &common);
   const size_t words = WordCount(std::string_view(text.text).substr(0, common));
@@ -178,15 +187,21 @@ Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
     return BodyHit(*p, absl::StrCat("the page shows the first ", words, " of the feed's ", text.words,
                                     " words (\"read more\" truncation)"));
   }
-  if (p && common * 2 >= text.text.size()) {
+  if (p && (common * 2 >= text.text.size() || words >= 20)) {
     Hit h = Miss(WtmError::kPartialDescription,
                  absl::StrCat("the page shows ", common, " of the feed's ", text.text.size(), " characters"));
     h.node = p->node;
     return h;
   }
+  return Miss(WtmError::kMissingValue, "no element's text contains the feed's text");
+}
+
+// The feed's text is found only once tags or entities the page shows as
+// text are stripped from an element's.
+Hit NoiseBody(const PageIndex& index, const FeedText& text) {
   for (const IndexedNode& n : index.elements()) {
-    bool removed = false;
     if (n.m.text.find_first_of("<&") == std::string::npos) continue;
+    bool removed = false;
     const std::string stripped = StripMarkupRemnants(n.m.text, &removed);
     if (removed && stripped.find(text.text) != std::string::npos) {
       Hit h = Miss(WtmError::kNoise, "the page's text matches only after stripping markup remnants from it");
@@ -194,11 +209,25 @@ Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
       return h;
     }
   }
-  if (p && words >= 20) {
-    return Miss(WtmError::kPartialDescription,
-                absl::StrCat("the page shows ", common, " of the feed's ", text.text.size(), " characters"));
-  }
   return Miss(WtmError::kMissingValue, "no element's text contains the feed's text");
+}
+
+}  // namespace
+
+Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
+  if (text.text.empty()) return Miss(WtmError::kFeedLimitation, "the feed gives no description or content");
+  // Every rule but the noise one needs the text's first words on the page:
+  // one search of the whole page's text spares the per-element scans.
+  const std::vector<std::string_view> words = Words(text.text);
+  const std::string_view lead(text.text.data(), words.size() > 8 ? words[8].data() - text.text.data() - 1 : text.text.size());
+  const bool lead_on_page = !index.elements().empty() && index.elements().front().m.text.find(lead) != std::string::npos;
+  if (lead_on_page) {
+    Hit h = ContainedBody(index, text, text.remnants ? " (markup remnants stripped from the feed's text)" : "");
+    if (h.found) return h;
+    h = PrefixBody(index, text, list_page);
+    if (h.found || h.error == WtmError::kPartialDescription) return h;
+  }
+  return NoiseBody(index, text);
 }
 
 // ---- Title ----
@@ -345,12 +374,13 @@ Hit NodeHit(html::Node node, size_t rank, std::string how, std::string value) {
 // Text nodes outside the body containing a rendering (word-bounded, ASCII
 // case folded), each with its most specific one: full dates, and WTM's
 // month-and-year fallbacks. Candidate::cls is the rendering's index.
-void DateCandidates(const PageIndex& index, const std::vector<DateRendering>& renderings, const Hit& body,
-                    std::vector<Candidate>* full, std::vector<Candidate>* fallback) {
+void DateCandidates(const PageIndex& index, const FeedDate& date, const std::vector<DateRendering>& renderings,
+                    const Hit& body, std::vector<Candidate>* full, std::vector<Candidate>* fallback) {
   std::vector<std::string> lower;
   for (const DateRendering& r : renderings) lower.push_back(AsciiLower(r.text));
+  const std::string yy = absl::StrFormat("%02d", date.year % 100);  // in every rendering
   for (const IndexedNode& n : index.texts()) {
-    if (Inside(n.rank, body)) continue;
+    if (Inside(n.rank, body) || n.m.text.find(yy) == std::string::npos) continue;
     for (size_t r = 0; r < renderings.size(); ++r) {
       const size_t p = FindWord(n.m.folded, lower[r]);
       if (p == std::string::npos) continue;
@@ -380,7 +410,7 @@ Hit MatchDate(const PageIndex& index, const FeedItem& item, const ItemPlace& pla
   }
   const std::vector<DateRendering> renderings = RenderDateFormats(*item.date);
   std::vector<Candidate> full, fallback;
-  DateCandidates(index, renderings, place.body ? *place.body : Hit(), &full, &fallback);
+  DateCandidates(index, *item.date, renderings, place.body ? *place.body : Hit(), &full, &fallback);
   // The nearest to the title in document order, either side; the more
   // specific rendering on a tie.
   const size_t anchor = place.title && place.title->found ? place.title->rank : 0;
