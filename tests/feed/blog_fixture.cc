@@ -256,6 +256,10 @@ html::Page Blog::EntryPage(int post, Template t) const {
 }
 
 html::Page Blog::ListPage(const std::string& url, const std::vector<int>& which, Template t) const {
+  return Parse(ListHtml(which, t), url);
+}
+
+std::string Blog::ListHtml(const std::vector<int>& which, Template t) const {
   std::vector<const Post*> shown;
   for (int i : which) shown.push_back(&posts[i]);
   std::vector<Post> extra;
@@ -266,7 +270,7 @@ html::Page Blog::ListPage(const std::string& url, const std::vector<int>& which,
     extra.push_back(old);
   }
   for (const Post& old : extra) shown.push_back(&old);
-  return Parse(Wrap(*this, t, "Home", Posts(*this, shown, t, /*list=*/true)), url);
+  return Wrap(*this, t, "Home", Posts(*this, shown, t, /*list=*/true));
 }
 
 html::Page Blog::HomePage(Template t) const {

@@ -56,6 +56,8 @@ struct Blog {
   void SameDay(int a, int b);
   html::Page EntryPage(int post, Template t) const;
   html::Page HomePage(Template t) const;
+  // The HTML ListPage parses.
+  std::string ListHtml(const std::vector<int>& posts, Template t) const;
   // A list page of the given posts at `url`.
   html::Page ListPage(const std::string& url, const std::vector<int>& posts, Template t) const;
   // An archive of old entries the feed does not carry; its sidebar shows
