@@ -168,6 +168,9 @@ std::vector<DateRendering> RenderDateFormats(const FeedDate& t) {
   out.push_back({"mm/dd/yy", absl::StrFormat("%02d/%02d/%02d", m, d, yy)});
   out.push_back({"dd.mm.yyyy", absl::StrFormat("%02d.%02d.%04d", d, m, y)});
   out.push_back({"d.m.yyyy", absl::StrFormat("%d.%d.%04d", d, m, y)});
+  static constexpr std::array<const char*, 12> kRoman = {"I",   "II", "III", "IV", "V",  "VI",
+                                                          "VII", "VIII", "IX", "X", "XI", "XII"};
+  out.push_back({"d.roman month.yyyy", absl::StrFormat("%d.%s.%04d", d, kRoman[m - 1], y)});
   // WTM's rule 2.2 fallbacks, in its order.
   out.push_back({"month-year mon yyyy", absl::StrFormat("%s %d", mon3, y)});
   out.push_back({"month-year month yyyy", absl::StrFormat("%s %d", month, y)});

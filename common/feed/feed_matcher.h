@@ -118,7 +118,8 @@ std::string NormalizeUrl(std::string_view url, std::string_view base = "");
 
 // The date as pages commonly show it, most specific first: RFC 822, ISO
 // 8601 date, "July 22, 2005", "Jul 22, 2005", "22 July 2005", "Friday,
-// July 22, 2005", "07/22/2005", "22/07/2005", "7/22/05", "22.07.2005", ...
+// July 22, 2005", "07/22/2005", "22/07/2005", "7/22/05", "22.07.2005",
+// "2005/07/22", "22nd July 2005", "22.VII.2005" (a Roman month), ...
 // then WTM's month-and-year fallbacks ("Jul 2005", "July 2005", "7 05",
 // "07 05"). Each is {format name, text}.
 struct DateRendering {

@@ -169,6 +169,7 @@ TEST(FeedMatcherTitle, Tolerances) {
        WtmError::kDifferentTitle, "differs"},
       {"Budget vote tonight", "Something else entirely", false, WtmError::kMissingValue, ""},
       {"budget VOTE tonight", "Budget vote tonight", true, WtmError::kNone, "case"},
+      {"Budget vote tonight", "Budget\xC2\xA0vote\r\n\t tonight ", true, WtmError::kNone, "exact"},
   };
   for (const Case& c : cases) {
     Blog blog = testing_blog::ThreePosts();
@@ -339,7 +340,8 @@ TEST(FeedMatcherDate, RenderDateFormatsNamesTheCommonFormats) {
   for (const DateRendering& r : RenderDateFormats(d)) texts.push_back(r.text);
   for (const char* want : {"Fri, 22 Jul 2005 16:24:55 -0400", "2005-07-22", "July 22, 2005", "Jul 22, 2005",
                            "22 July 2005", "Friday, July 22, 2005", "07/22/2005", "22/07/2005", "7/22/05",
-                           "22.07.2005", "Jul 2005", "July 2005", "7 05", "07 05"}) {
+                           "22.07.2005", "2005/07/22", "22nd July 2005", "22.VII.2005", "Jul 2005", "July 2005",
+                           "7 05", "07 05"}) {
     EXPECT_NE(std::find(texts.begin(), texts.end(), want), texts.end()) << want;
   }
   EXPECT_EQ(texts.front(), "Fri, 22 Jul 2005 16:24:55 -0400");  // most specific first
@@ -557,6 +559,38 @@ TEST(ValueMatchesFeed, EachField) {
   EXPECT_FALSE(ValueMatchesFeed("categories", "Unrelated", item, url));
   EXPECT_FALSE(ValueMatchesFeed("title", "", item, url));
   EXPECT_FALSE(ValueMatchesFeed("nonsense", post.title, item, url));
+}
+
+// Bad or degenerate input: no crash, every item reported.
+TEST(FeedMatcherInput, EmptyAndDegenerate) {
+  Blog blog = testing_blog::ThreePosts();
+  EXPECT_TRUE(MatchFeed(Feed{}, {}).matches.empty());
+  const html::Page home = blog.HomePage(testing_blog::kWordPress);
+  EXPECT_TRUE(MatchFeed(Feed{}, {&home}).pages.empty());
+  const FeedMatchResult no_pages = MatchFeed(blog.feed, {nullptr});
+  EXPECT_EQ(no_pages.matches.size(), 3u) << "one \"page\" report per item";
+  Feed empty_items;
+  empty_items.items.resize(2);  // no title, link, date, body
+  const FeedMatchResult r = MatchFeed(empty_items, {&home});
+  EXPECT_TRUE(r.pages.empty());
+  EXPECT_EQ(r.matches.size(), 2u);
+  html::Parser parser;
+  const html::Page blank = parser.Parse("<html><body></body></html>", blog.posts[0].link).value();
+  const FeedMatchResult e = MatchFeed(blog.feed, {&blank});
+  ASSERT_EQ(e.pages.size(), 1u);  // the entry page by URL, nothing on it
+  for (const FieldMatch& m : e.matches) {
+    if (m.page_url == blank.url()) {
+      EXPECT_FALSE(m.found) << m.field;
+    }
+  }
+  EXPECT_TRUE(e.pages[0].annotations.empty());
+  std::string nested = "<html><body>";
+  for (int i = 0; i < 400; ++i) nested += "<div>";
+  nested += blog.posts[0].BodyHtml();
+  const html::Page deep = parser.Parse(nested, blog.posts[0].link).value();
+  const FeedMatchResult d = MatchFeed(blog.feed, {&deep});
+  const FieldMatch* body = Report(d, deep.url(), blog.posts[0].link, "body");
+  ASSERT_TRUE(body && body->found) << (body ? body->how : "");
 }
 
 TEST(WtmErrorName, Names) {
