@@ -50,48 +50,52 @@ PageIndex PageIndex::Build(const html::Page& page) {
       n = NextAfterSubtree(n, root);
       continue;
     }
-    if (n.is_text()) {
-      std::string raw = n.RawText();
-      if (!html::IsBlank(raw)) {
-        IndexedNode t{n, rank, rank, raw, NormalizeForMatch(raw)};
-        index.texts_.push_back(std::move(t));
-      }
-    } else if (n.is_element()) {
-      std::string rendered = absl::StrJoin(html::RenderedLines(n), " ");
-      if (!rendered.empty()) {
-        IndexedNode e{n, rank, rank, rendered, NormalizeForMatch(rendered)};
-        index.elements_.push_back(std::move(e));
-      }
-      if (n.tag() == "a" && n.has_attribute("href")) {
-        IndexedAnchor a{n, rank, rule::AttributeSourceText(n, "href", index.base_url_), n.attribute("href"), {}};
-        const std::string norm = NormalizeUrl(a.href);
-        if (!norm.empty()) {
-          a.forms.push_back(norm);
-          const std::string stripped = internal::StripTrackingParameters(norm);
-          if (stripped != norm) a.forms.push_back(stripped);
-        }
-        index.anchors_.push_back(std::move(a));
-      }
-      if (n.tag() == "time" && n.has_attribute("datetime")) {
-        index.times_.push_back({n, rank, n.attribute("datetime")});
-      }
-    }
+    if (n.is_text()) index.AddText(n, rank);
+    if (n.is_element()) index.AddElement(n, rank);
     n = n.NextInDocument(root);
   }
-  // Subtree ends: the last rank of a text node inside each element (an
-  // element with rendered text has one); each text node extends its
-  // ancestors' (depth-bounded, no recursion).
+  index.SetSubtreeEnds();
+  return index;
+}
+
+void PageIndex::AddText(html::Node n, size_t rank) {
+  std::string raw = n.RawText();
+  if (html::IsBlank(raw)) return;
+  MatchText m = NormalizeForMatch(raw);
+  texts_.push_back({n, rank, rank, std::move(raw), std::move(m)});
+}
+
+void PageIndex::AddElement(html::Node n, size_t rank) {
+  std::string rendered = absl::StrJoin(html::RenderedLines(n), " ");
+  if (!rendered.empty()) {
+    MatchText m = NormalizeForMatch(rendered);
+    elements_.push_back({n, rank, rank, std::move(rendered), std::move(m)});
+  }
+  if (n.tag() == "a" && n.has_attribute("href")) {
+    IndexedAnchor a{n, rank, rule::AttributeSourceText(n, "href", base_url_), n.attribute("href"), {}};
+    const std::string norm = NormalizeUrl(a.href);
+    if (!norm.empty()) {
+      a.forms.push_back(norm);
+      const std::string stripped = internal::StripTrackingParameters(norm);
+      if (stripped != norm) a.forms.push_back(stripped);
+    }
+    anchors_.push_back(std::move(a));
+  }
+  if (n.tag() == "time" && n.has_attribute("datetime")) times_.push_back({n, rank, n.attribute("datetime")});
+}
+
+// Subtree ends: the last rank of a text node inside each element (an
+// element with rendered text has one); each text node extends its
+// ancestors' (depth-bounded, no recursion).
+void PageIndex::SetSubtreeEnds() {
   absl::flat_hash_map<const void*, size_t> element_at;
-  for (size_t i = 0; i < index.elements_.size(); ++i) element_at[index.elements_[i].node.raw()] = i;
-  for (const IndexedNode& t : index.texts_) {
+  for (size_t i = 0; i < elements_.size(); ++i) element_at[elements_[i].node.raw()] = i;
+  for (const IndexedNode& t : texts_) {
     for (html::Node p = t.node.parent(); p; p = p.parent()) {
       auto it = element_at.find(p.raw());
-      if (it != element_at.end() && index.elements_[it->second].end_rank < t.rank) {
-        index.elements_[it->second].end_rank = t.rank;
-      }
+      if (it != element_at.end() && elements_[it->second].end_rank < t.rank) elements_[it->second].end_rank = t.rank;
     }
   }
-  return index;
 }
 
 }  // namespace vertex::feed

@@ -60,6 +60,12 @@ class PageIndex {
   static std::string StructuralKey(html::Node n);
 
  private:
+  // Index `n` (of preorder rank `rank`) when it has text; elements also as
+  // anchors and <time>s.
+  void AddText(html::Node n, size_t rank);
+  void AddElement(html::Node n, size_t rank);
+  void SetSubtreeEnds();
+
   const html::Page* page_ = nullptr;
   std::string base_url_;
   std::vector<IndexedNode> texts_;
