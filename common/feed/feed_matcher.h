@@ -39,8 +39,9 @@
 //     (those before it, then after), the match class (exact, prefix/suffix,
 //     truncated, markup) only breaking ties: a sidebar's exact title must
 //     not beat the entry's "[Updated] Title". With no body found: class,
-//     then inside h1-h6, then document order. Nodes inside the body never
-//     count.
+//     then alone in its template slot (a sidebar's titles share one), inside
+//     <main>/<article>, inside h1-h6, document order. Nodes inside the body
+//     never count.
 //   - Body: equal texts go to the outermost element (the template's
 //     container, not a lone <p>). A summary (the feed's text ends with
 //     "[...]"/"…", or the smallest element containing it is much longer and

@@ -297,12 +297,34 @@ bool InHeading(html::Node n) {
   return false;
 }
 
+bool InMainOrArticle(html::Node n) {
+  for (html::Node e = PageIndex::ElementOf(n); e; e = e.parent()) {
+    if (e.tag() == "main" || e.tag() == "article") return true;
+  }
+  return false;
+}
+
+// Whether another text node of the page sits in `n`'s template slot (a
+// list of titles, like a sidebar's "Recent posts").
+bool InRepeatedSlot(const PageIndex& index, const IndexedNode& n) {
+  const std::string key = PageIndex::StructuralKey(n.node);
+  for (const IndexedNode& t : index.texts()) {
+    if ((t.rank < n.rank || t.rank > n.end_rank) && PageIndex::StructuralKey(t.node) == key) return true;
+  }
+  return false;
+}
+
 // Of the title candidates: nearest the body (those before it first), else
-// the best class, in a heading, first in document order.
-const Candidate* PickTitle(const std::vector<Candidate>& cands, const Hit& body) {
+// the best class, alone in its template slot (not one of a list of
+// titles), inside <main>/<article>, in a heading, first in document order.
+const Candidate* PickTitle(const PageIndex& index, const std::vector<Candidate>& cands, const Hit& body) {
   auto key = [&](const Candidate& c) {
     const size_t r = c.n->rank;
-    if (!body.found) return std::make_tuple(0, size_t(c.cls), size_t(InHeading(c.n->node) ? 0 : 1), r);
+    if (!body.found) {
+      const size_t place = (InRepeatedSlot(index, *c.n) ? 4 : 0) + (InMainOrArticle(c.n->node) ? 0 : 2) +
+                           (InHeading(c.n->node) ? 0 : 1);
+      return std::make_tuple(0, size_t(c.cls), place, r);
+    }
     const bool before = r < body.rank;
     return std::make_tuple(before ? 0 : 1, before ? body.rank - r : r - body.end_rank, size_t(c.cls), r);
   };
@@ -346,7 +368,7 @@ Hit MatchTitle(const PageIndex& index, const FeedItem& item, const Hit& body) {
   const MatchText title = NormalizeForMatch(item.title);
   if (title.text.empty()) return Miss(WtmError::kFeedLimitation, "the item has no title");
   const std::vector<Candidate> cands = TitleCandidates(index, title, body);
-  const Candidate* c = PickTitle(cands, body);
+  const Candidate* c = PickTitle(index, cands, body);
   if (c == nullptr) return TitleMiss(index, title, body);
   std::string how = c->how;
   if (cands.size() > 1) absl::StrAppend(&how, "; ", cands.size(), " occurrences, the one nearest the body");

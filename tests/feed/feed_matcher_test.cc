@@ -189,6 +189,22 @@ TEST(FeedMatcherTitle, Tolerances) {
   }
 }
 
+// With no body on the page (the feed's text is not shown), the entry's
+// title, alone in its slot, beats the sidebar's list of titles, which comes
+// first here.
+TEST(FeedMatcherTitle, NoBodyLoneTitleBeatsSidebar) {
+  Blog blog = testing_blog::ThreePosts();
+  blog.posts[0].page_body_html = "<p>Nothing of the kind appears here at all.</p>";
+  const html::Page page = blog.EntryPage(0, testing_blog::kTable);  // the sidebar precedes the content
+  const FeedMatchResult r = MatchFeed(blog.feed, {&page});
+  const FieldMatch* body = Report(r, page.url(), blog.posts[0].link, "body");
+  ASSERT_TRUE(body);
+  EXPECT_FALSE(body->found);
+  const FieldMatch* m = Report(r, page.url(), blog.posts[0].link, "title");
+  ASSERT_TRUE(m && m->found) << (m ? m->how : "");
+  EXPECT_EQ(m->xpath, Only(page, "//td[@class='title']/b/a/text()"));
+}
+
 TEST(FeedMatcherTitle, FeedTitleWithMarkupOnThePage) {
   Blog blog = testing_blog::ThreePosts();
   blog.posts[0].page_title_html = "Why <em>Rust</em> wins";
