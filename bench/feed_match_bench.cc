@@ -36,6 +36,32 @@ void BM_MatchHome(benchmark::State& state) {
 }
 BENCHMARK(BM_MatchHome)->Unit(benchmark::kMicrosecond);
 
+// A long archive: the 15 feed items among `range(0)` entries (~1 KB each).
+void BM_MatchLongArchive(benchmark::State& state) {
+  Blog blog = FifteenPosts();
+  Blog older = vertex::feed::testing_blog::MakeBlog(8);
+  const int n = static_cast<int>(state.range(0));
+  std::vector<int> shown;
+  for (int i = 0; i < n; ++i) {
+    if (i >= 15) {
+      vertex::feed::testing_blog::Post p = older.posts[i % 8];
+      p.title = p.page_title = "Old entry " + std::to_string(i);
+      p.link = blog.home_url + "old/" + std::to_string(i) + "/";
+      blog.posts.push_back(p);
+    }
+    shown.push_back(i);
+  }
+  const std::string html = blog.ListHtml(shown, vertex::feed::testing_blog::kWordPress);
+  vertex::html::Parser parser;
+  const vertex::html::Page page = parser.Parse(html, blog.home_url + "archive/").value();
+  for (auto _ : state) {
+    vertex::feed::FeedMatchResult r = vertex::feed::MatchFeed(blog.feed, {&page});
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["bytes"] = static_cast<double>(html.size());
+}
+BENCHMARK(BM_MatchLongArchive)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+
 void BM_MatchEntry(benchmark::State& state) {
   const Blog blog = FifteenPosts();
   const vertex::html::Page entry = blog.EntryPage(3, vertex::feed::testing_blog::kWordPress);

@@ -185,25 +185,43 @@ bool AloneInItsSlot(const PageIndex& index, const Hit& title) {
   return true;
 }
 
+// The hits of `field` of one item (several for author and categories).
+std::vector<const Hit*> FieldHits(const ItemHits& h, const std::string& field) {
+  if (field == "title") return {&h.title};
+  if (field == "link") return {&h.link};
+  if (field == "date") return {&h.date};
+  if (field == "body") return {&h.body};
+  std::vector<const Hit*> out;
+  for (const Hit& m : field == "author" ? h.authors : h.categories) out.push_back(&m);
+  return out;
+}
+
+// The labelled nodes of `field` on the page; none when an entry shown on a
+// list page lacks a value the feed gives (an incomplete list would teach
+// the learner that the missing entry's node is no value), a shared date
+// header excepted (found once, for its first entry).
+std::vector<Labelled> FieldLabels(const std::vector<ItemHits>& items, const std::string& field) {
+  std::vector<Labelled> labels;
+  for (const ItemHits& h : items) {
+    for (const Hit* hit : FieldHits(h, field)) {
+      const bool feed_lacks = !hit->found && hit->error == WtmError::kFeedLimitation && field != "link";
+      if (items.size() > 1 && !hit->found && hit->error != WtmError::kSharedDate && !feed_lacks) return {};
+      Collect(*hit, field != "body", &labels);
+    }
+  }
+  std::stable_sort(labels.begin(), labels.end(), [](const Labelled& a, const Labelled& b) { return a.rank < b.rank; });
+  return labels;
+}
+
 void Annotate(const std::string& url, const std::vector<ItemHits>& items, bool partial, const FeedMatchOptions& options,
               std::vector<v1::Annotation>* out) {
-  const std::vector<std::string> fields = {"title", "link", "date", "author", "body", "categories"};
-  for (const std::string& field : fields) {
+  for (const std::string field : {"title", "link", "date", "author", "body", "categories"}) {
     auto it = options.field_to_attribute.find(field);
     if (it == options.field_to_attribute.end() || it->second.empty()) continue;
     const bool body = field == "body";
     if (body && partial) continue;  // an XPath label cannot be partial: the unlabelled entries would count as wrong
-    std::vector<Labelled> labels;
-    for (const ItemHits& h : items) {
-      const Hit* single = field == "title" ? &h.title : field == "link" ? &h.link : field == "date" ? &h.date
-                        : body              ? &h.body  : nullptr;
-      if (single) Collect(*single, !body, &labels);
-      for (const Hit& m : field == "author" ? h.authors : field == "categories" ? h.categories : std::vector<Hit>{}) {
-        Collect(m, true, &labels);
-      }
-    }
+    const std::vector<Labelled> labels = FieldLabels(items, field);
     if (labels.empty()) continue;
-    std::stable_sort(labels.begin(), labels.end(), [](const Labelled& a, const Labelled& b) { return a.rank < b.rank; });
     v1::Annotation a;
     a.set_url(url);
     a.set_attribute(it->second);

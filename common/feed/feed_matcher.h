@@ -72,6 +72,10 @@
 //     body, alone in its title's template slot, is that item's entry page
 //     when no page given has its URL (a proxy link without origLink); its
 //     link stays kFeedLimitation.
+//   - On a list page, an attribute is not annotated when one of the
+//     entries shown lacks a value the feed gives (not found on the page):
+//     an incomplete list would make the missing entry's node a negative.
+//     Shared date headers and fields the feed lacks do not count.
 //   - On a partial list page the body (an XPath annotation, which cannot be
 //     partial) is not annotated: the entries after the last feed item would
 //     count against the rule.

@@ -522,6 +522,22 @@ TEST(FeedMatcherList, ReadMoreTruncationAndPartialPage) {
   EXPECT_EQ(AnnotationOf(*p, "body"), nullptr) << "an XPath label cannot be partial";
 }
 
+// One entry's date missing from a list page: its date attribute is left
+// unannotated there rather than labelled without it.
+TEST(FeedMatcherList, IncompleteFieldIsNotAnnotated) {
+  Blog blog = testing_blog::ThreePosts();
+  blog.posts[1].date_html = "sometime";
+  const html::Page home = blog.HomePage(testing_blog::kWordPress);
+  const FeedMatchResult r = MatchFeed(blog.feed, {&home});
+  const PageAnnotations* p = PageOf(r, home.url());
+  ASSERT_NE(p, nullptr);
+  const FieldMatch* m = Report(r, home.url(), blog.posts[1].link, "date");
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(m->found);
+  EXPECT_EQ(AnnotationOf(*p, "date"), nullptr);
+  EXPECT_NE(AnnotationOf(*p, "title"), nullptr);
+}
+
 TEST(FeedMatcherList, SidebarAloneIsNoListPage) {
   Blog blog = testing_blog::ThreePosts();
   const html::Page archive = blog.OldArchivePage(testing_blog::kWordPress);
