@@ -49,6 +49,7 @@ bool IsWordByte(char c) {
 }  // namespace
 
 std::string_view MatchText::Original(std::string_view original, size_t begin, size_t end) const {
+  if (offsets.empty()) return original;
   if (begin >= end || end > text.size()) return {};
   // The end: the original offset of the character after the last byte.
   size_t stop = offsets[end];
@@ -58,10 +59,10 @@ std::string_view MatchText::Original(std::string_view original, size_t begin, si
   return original.substr(offsets[begin], std::min(stop, original.size()) - offsets[begin]);
 }
 
-MatchText NormalizeForMatch(std::string_view s) {
+MatchText NormalizeForMatch(std::string_view s, bool with_offsets) {
   MatchText m;
   m.text.reserve(s.size());
-  m.offsets.reserve(s.size() + 1);
+  if (with_offsets) m.offsets.reserve(s.size() + 1);
   bool pending_space = false;
   for (size_t i = 0, len = 1; i < s.size(); i += len) {
     const char32_t c = Decode(s, i, &len);
@@ -72,7 +73,7 @@ MatchText NormalizeForMatch(std::string_view s) {
     if (IsZeroWidth(c)) continue;
     if (pending_space) {
       m.text.push_back(' ');
-      m.offsets.push_back(i);
+      if (with_offsets) m.offsets.push_back(i);
       pending_space = false;
     }
     std::string_view folded = Fold(c);
@@ -80,10 +81,10 @@ MatchText NormalizeForMatch(std::string_view s) {
     std::string_view out = folded.empty() ? s.substr(i, len) : folded;
     for (char b : out) {
       m.text.push_back(b);
-      m.offsets.push_back(i);
+      if (with_offsets) m.offsets.push_back(i);
     }
   }
-  m.offsets.push_back(s.size());
+  if (with_offsets) m.offsets.push_back(s.size());
   // Trailing spaces were never written; offsets stay parallel.
   m.folded = m.text;
   for (char& c : m.folded) {

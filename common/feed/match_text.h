@@ -23,17 +23,20 @@ struct MatchText {
   // text, ASCII letters lower-cased (same length: offsets are shared).
   std::string folded;
   // For each byte of `text`, the offset in the original of the character
-  // it came from; one more entry, the original's length, at the end.
+  // it came from; one more entry, the original's length, at the end. Empty
+  // when NormalizeForMatch was asked for none.
   std::vector<size_t> offsets;
   // Whether a typographic character was folded to ASCII.
   bool typographic = false;
 
-  // The original's bytes behind text[begin, end).
+  // The original's bytes behind text[begin, end); the whole original when
+  // there are no offsets.
   std::string_view Original(std::string_view original, size_t begin, size_t end) const;
 };
 
-// Normalises `original` (UTF-8) as the file comment says.
-MatchText NormalizeForMatch(std::string_view original);
+// Normalises `original` (UTF-8) as the file comment says; without
+// `offsets` (8 bytes per byte of text) when `with_offsets` is false.
+MatchText NormalizeForMatch(std::string_view original, bool with_offsets = true);
 
 // Whether text[pos, pos + len) starts and ends at word boundaries (no ASCII
 // letter or digit just outside it).

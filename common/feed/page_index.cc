@@ -68,7 +68,7 @@ void PageIndex::AddText(html::Node n, size_t rank) {
 void PageIndex::AddElement(html::Node n, size_t rank) {
   std::string rendered = absl::StrJoin(html::RenderedLines(n), " ");
   if (!rendered.empty()) {
-    MatchText m = NormalizeForMatch(rendered);
+    MatchText m = NormalizeForMatch(rendered, /*with_offsets=*/false);  // values are whole elements
     elements_.push_back({n, rank, rank, std::move(rendered), std::move(m)});
   }
   if (n.tag() == "a" && n.has_attribute("href")) {

@@ -25,7 +25,8 @@ struct IndexedNode {
   // A text node's text, or an element's rendered text (html::RenderedLines
   // joined by a space): what values are reported from.
   std::string original;
-  MatchText m;  // `original` normalised
+  MatchText m;  // `original` normalised (an element's without offsets:
+                // its values are its whole text)
 };
 
 struct IndexedAnchor {
