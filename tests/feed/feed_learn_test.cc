@@ -123,5 +123,29 @@ TEST(FeedLearn, ListPagesTitlesInPageOrder) {
   }
 }
 
+// Blogger list pages with shared date headers: the date attribute is the
+// headers, each once, learnt from two pages and extracted on a third whose
+// two entries share one header.
+TEST(FeedLearn, ListPagesBloggerSharedDateHeaders) {
+  const schema::CompiledSchema schema = schema::CompiledSchema::FromJson(kBlogSchema, "blog").value();
+  Blog blog = testing_blog::MakeBlog(8);
+  blog.SameDay(0, 1);
+  blog.SameDay(6, 7);
+  std::vector<html::Page> pages;
+  pages.push_back(blog.ListPage("http://blog.example/", {0, 1, 2}, testing_blog::kBlogger));
+  pages.push_back(blog.ListPage("http://blog.example/page/2/", {3, 4, 5}, testing_blog::kBlogger));
+  pages.push_back(blog.ListPage("http://blog.example/page/3/", {6, 7}, testing_blog::kBlogger));
+  const std::vector<const html::Page*> learn_pages = {&pages[0], &pages[1]};
+  const FeedMatchResult r = MatchFeed(blog.feed, learn_pages);
+  absl::StatusOr<learn::RuleLearnResult> learnt = learn::LearnRule(schema, ToLearnInput(r, learn_pages));
+  ASSERT_TRUE(learnt.ok()) << learnt.status();
+  absl::StatusOr<extract::CompiledRule> rule = extract::CompiledRule::Create(learnt->rule, schema);
+  ASSERT_TRUE(rule.ok()) << rule.status();
+  const auto got = Extract(*rule, pages[2]);
+  EXPECT_EQ(got.at("date"), std::vector<std::string>{blog.posts[6].date_text});
+  EXPECT_EQ(got.at("title"), (std::vector<std::string>{blog.posts[6].title, blog.posts[7].title}));
+  EXPECT_EQ(got.at("author"), (std::vector<std::string>{blog.posts[6].author, blog.posts[7].author}));
+}
+
 }  // namespace
 }  // namespace vertex::feed
