@@ -106,6 +106,15 @@ std::string HostOf(std::string_view url) {
   return AsciiLower(url.substr(0, url.find_first_of("/?#")));
 }
 
+std::string WeekdayName(const FeedDate& date) {
+  static constexpr const char* kNames[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+  int y = date.year;
+  static constexpr int kT[] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
+  if (date.month < 1 || date.month > 12) return "";
+  if (date.month < 3) y -= 1;
+  return kNames[(y + y / 4 - y / 100 + y / 400 + kT[date.month - 1] + date.day) % 7];
+}
+
 bool IsMonthYearFallback(std::string_view format) { return format.substr(0, 10) == "month-year"; }
 
 }  // namespace internal

@@ -393,6 +393,29 @@ Hit NodeHit(html::Node node, size_t rank, std::string how, std::string value) {
   return h;
 }
 
+// Widens a date found at folded[*begin, *end) over the weekday the page
+// writes next to it ("2005/07/22 Fri", "Fri 22 Jul 2005", "(Friday)"):
+// the value is the date as the page shows it.
+void ExtendOverWeekday(const std::string& folded, const FeedDate& date, size_t* begin, size_t* end) {
+  const std::string full = AsciiLower(internal::WeekdayName(date));
+  if (full.empty()) return;
+  for (const std::string& wd : {full, full.substr(0, 3)}) {
+    for (const std::string& after : {" " + wd, " (" + wd + ")", ", " + wd}) {
+      if (folded.compare(*end, after.size(), after) == 0 && WordBounded(folded, *end + after.size() - wd.size(), wd.size())) {
+        *end += after.size();
+        break;
+      }
+    }
+    for (const std::string& before : {wd + ", ", wd + " ", wd + ". "}) {
+      if (*begin >= before.size() && folded.compare(*begin - before.size(), before.size(), before) == 0 &&
+          WordBounded(folded, *begin - before.size(), wd.size())) {
+        *begin -= before.size();
+        break;
+      }
+    }
+  }
+}
+
 // Text nodes outside the body containing a rendering (word-bounded, ASCII
 // case folded), each with its most specific one: full dates, and WTM's
 // month-and-year fallbacks. Candidate::cls is the rendering's index.
@@ -407,7 +430,9 @@ void DateCandidates(const PageIndex& index, const FeedDate& date, const std::vec
       const size_t p = FindWord(n.m.folded, lower[r]);
       if (p == std::string::npos) continue;
       const bool fb = internal::IsMonthYearFallback(renderings[r].format);
-      (fb ? fallback : full)->push_back({&n, int(r), p, p + lower[r].size(), "date as " + renderings[r].format});
+      size_t begin = p, end = p + lower[r].size();
+      if (!fb) ExtendOverWeekday(n.m.folded, date, &begin, &end);
+      (fb ? fallback : full)->push_back({&n, int(r), begin, end, "date as " + renderings[r].format});
       break;
     }
   }

@@ -24,6 +24,9 @@ std::vector<std::string> ItemUrlForms(const FeedItem& item);
 // The host (and port) of an absolute URL, lower-cased; "" for another.
 std::string HostOf(std::string_view url);
 
+// The date's weekday in English ("Friday"); "" for a month out of range.
+std::string WeekdayName(const FeedDate& date);
+
 // Whether a RenderDateFormats format is one of WTM's month-and-year
 // fallbacks (they name no day).
 bool IsMonthYearFallback(std::string_view format);

@@ -306,6 +306,14 @@ TEST(FeedMatcherDate, RenderingsTimeElementAndFallback) {
     ASSERT_TRUE(m && m->found);
     EXPECT_EQ(m->value, blog.posts[0].date_text);
   }
+  {  // a weekday next to the date is part of the value
+    Blog blog = testing_blog::ThreePosts();
+    blog.posts[0].date_html = "Posted " + blog.posts[0].iso_date + " (Friday), 9:15";
+    const html::Page page = blog.EntryPage(0, testing_blog::kWordPress);
+    const std::optional<FieldMatch> m = Copy(MatchFeed(blog.feed, {&page}), page.url(), blog.posts[0].link, "date");
+    ASSERT_TRUE(m && m->found);
+    EXPECT_EQ(m->value, blog.posts[0].iso_date + " (Friday)");
+  }
   {  // only a <time datetime> with a relative text
     Blog blog = testing_blog::ThreePosts();
     blog.posts[0].date_html = "<time datetime=\"" + blog.posts[0].iso_date + "T10:00:00-04:00\">3 days ago</time>";
