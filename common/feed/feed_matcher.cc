@@ -165,16 +165,6 @@ std::string ScopeXPath(const std::vector<Labelled>& labels, bool element_scope) 
   return absl::StrJoin(paths, "|");
 }
 
-// Whether the page shows entries after the last item found: a node in the
-// last title's template slot after it.
-bool ShowsMoreEntries(const PageIndex& index, const Hit& last_title) {
-  const std::string key = PageIndex::StructuralKey(last_title.node);
-  for (const IndexedNode& t : index.texts()) {
-    if (t.rank > last_title.end_rank && PageIndex::StructuralKey(t.node) == key) return true;
-  }
-  return false;
-}
-
 // Whether no other text on the page sits in the title's template slot (the
 // page shows one entry, not a list).
 bool AloneInItsSlot(const PageIndex& index, const Hit& title) {
@@ -257,6 +247,37 @@ void ReportPagesNotGiven(const Feed& feed, const std::vector<const html::Page*>&
   }
 }
 
+// Keeps the list's items up to the first entry of the page the matcher
+// missed: the titles found must be the first ones of the titles' template
+// slot (the text nodes sharing the first title's structural key), in
+// order, or the labels would skip an entry. Whether entries follow the
+// kept ones goes to `*partial`.
+void KeepLeadingRun(const PageIndex& index, std::vector<ItemHits>* items, bool* partial) {
+  const std::string key = PageIndex::StructuralKey(items->front().title.node);
+  size_t kept = 0;
+  *partial = false;
+  for (const IndexedNode& t : index.texts()) {
+    if (PageIndex::StructuralKey(t.node) != key) continue;
+    if (kept < items->size() && t.rank >= (*items)[kept].title.rank && t.rank <= (*items)[kept].title.end_rank) {
+      ++kept;
+      continue;
+    }
+    if (kept > 0 && kept < items->size() && t.rank < (*items)[kept].title.rank && t.rank > (*items)[kept - 1].title.end_rank) {
+      break;  // an entry between two found ones: the run ends here
+    }
+    if (kept == 0 && t.rank < items->front().title.rank) {
+      kept = items->size() + 1;  // an entry before the first found one
+      break;
+    }
+    if (kept == items->size()) *partial = true;
+  }
+  if (kept > items->size()) items->clear();
+  else if (kept < items->size()) {
+    items->resize(kept);
+    *partial = true;
+  }
+}
+
 // The items page `index` shows and its kind: the entry page of item
 // `entry` (by URL); else a list page (>= 2 items shown with their bodies);
 // else the entry page of the one item it shows with its whole body when no
@@ -285,7 +306,8 @@ std::vector<ItemHits> PageItems(const Feed& feed, const std::vector<FeedText>& t
     MatchRest(index, feed.items[items[k].item], end, &items[k]);
   }
   MarkSharedDates(&items);
-  *partial = ShowsMoreEntries(index, items.back().title);
+  KeepLeadingRun(index, &items, partial);
+  if (items.empty()) *kind = PageKind::kNone;
   return items;
 }
 

@@ -72,6 +72,10 @@
 //     body, alone in its title's template slot, is that item's entry page
 //     when no page given has its URL (a proxy link without origLink); its
 //     link stays kFeedLimitation.
+//   - A list page's labels are the leading run of its entries: the titles
+//     found must be the first of the titles' template slot, in order; at an
+//     entry the matcher missed (not in the feed, or not found) the list is
+//     cut and `partial` set, so that no label skips an entry.
 //   - On a list page, an attribute is not annotated when one of the
 //     entries shown lacks a value the feed gives (not found on the page):
 //     an incomplete list would make the missing entry's node a negative.

@@ -393,6 +393,13 @@ Hit NodeHit(html::Node node, size_t rank, std::string how, std::string value) {
   return h;
 }
 
+// Whether text[i] exists and is an ASCII letter or digit.
+bool IsWordChar(const std::string& text, size_t i) {
+  if (i >= text.size()) return false;
+  const char c = text[i];
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 // Widens a date found at folded[*begin, *end) over the weekday the page
 // writes next to it ("2005/07/22 Fri", "Fri 22 Jul 2005", "(Friday)"):
 // the value is the date as the page shows it.
@@ -401,14 +408,14 @@ void ExtendOverWeekday(const std::string& folded, const FeedDate& date, size_t* 
   if (full.empty()) return;
   for (const std::string& wd : {full, full.substr(0, 3)}) {
     for (const std::string& after : {" " + wd, " (" + wd + ")", ", " + wd}) {
-      if (folded.compare(*end, after.size(), after) == 0 && WordBounded(folded, *end + after.size() - wd.size(), wd.size())) {
+      if (folded.compare(*end, after.size(), after) == 0 && !IsWordChar(folded, *end + after.size())) {
         *end += after.size();
         break;
       }
     }
     for (const std::string& before : {wd + ", ", wd + " ", wd + ". "}) {
       if (*begin >= before.size() && folded.compare(*begin - before.size(), before.size(), before) == 0 &&
-          WordBounded(folded, *begin - before.size(), wd.size())) {
+          (*begin == before.size() || !IsWordChar(folded, *begin - before.size() - 1))) {
         *begin -= before.size();
         break;
       }

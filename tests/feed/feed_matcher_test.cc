@@ -546,6 +546,22 @@ TEST(FeedMatcherList, IncompleteFieldIsNotAnnotated) {
   EXPECT_NE(AnnotationOf(*p, "title"), nullptr);
 }
 
+// An entry the matcher misses between two it finds: the labels stop before
+// it (partial), never skip it.
+TEST(FeedMatcherList, LabelsStopAtAMissedEntry) {
+  Blog blog = testing_blog::ThreePosts();
+  blog.posts[1].page_body_html = "<p>Nothing of the kind appears here at all.</p>";
+  const html::Page home = blog.HomePage(testing_blog::kWordPress);
+  const FeedMatchResult r = MatchFeed(blog.feed, {&home});
+  const PageAnnotations* p = PageOf(r, home.url());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->items, std::vector<int>{0});
+  const v1::Annotation* title = AnnotationOf(*p, "title");
+  ASSERT_NE(title, nullptr);
+  EXPECT_EQ(Values(*title), std::vector<std::string>{blog.posts[0].title});
+  EXPECT_TRUE(title->partial());
+}
+
 TEST(FeedMatcherList, SidebarAloneIsNoListPage) {
   Blog blog = testing_blog::ThreePosts();
   const html::Page archive = blog.OldArchivePage(testing_blog::kWordPress);
