@@ -10,8 +10,8 @@
 // Checked beyond "no crash": a report is found exactly when its error is
 // kNone; a found value passes ValueMatchesFeed for its item (title, link,
 // date, author, categories: the matcher and the judge agree), and is valid
-// UTF-8 when the URLs given are; every annotation's XPath compiles and selects at least one node of
-// its page, and its values are in the field's reports.
+// UTF-8 when the URLs given are; every annotation's XPath compiles and
+// selects at least one node of its page; a partial one has values.
 #include <cstdint>
 #include <string>
 #include <vector>
