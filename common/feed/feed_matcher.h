@@ -49,8 +49,9 @@
 //     starts with it, walking up from the smallest (first paragraph, then
 //     the body's container; the entry's wrapper starts with the title and
 //     stops the walk). "Read more" list pages: the element whose text is
-//     the longest prefix of the feed's (>= 20 words, at most 40 characters
-//     of its own after it).
+//     the longest prefix of the feed's (>= 20 words, or the feed's first
+//     whole paragraphs of >= 8 words; at most 40 characters of its own
+//     after it, e.g. "… Read more »").
 //   - A list page's items are the feed items whose title AND body are found
 //     on it: an archive whose sidebar alone repeats the feed's titles is
 //     not a list page of them (it would teach the learner the sidebar).

@@ -88,19 +88,31 @@ FeedText ItemBodyText(const FeedItem& item, html::Parser& parser) {
   t.from_content = !item.content_html.empty();
   const std::string& html = t.from_content ? item.content_html : item.description_html;
   if (html.empty()) return t;
-  std::string rendered;
   absl::StatusOr<html::Page> page =
       parser.Parse(absl::StrCat("<html><body><div>", html, "</div></body></html>"), "http://feed.invalid/");
   html::Node body = page.ok() ? page->root().first_element_child() : html::Node();
   while (body && body.tag() != "body") body = body.next_element_sibling();
-  rendered = body ? absl::StrJoin(html::RenderedLines(body), " ") : html;
-  t.text = StripMarkupRemnants(NormalizeForMatch(rendered).text, &t.remnants);
+  const std::vector<std::string> lines = body ? html::RenderedLines(body) : std::vector<std::string>{html};
+  for (const std::string& line : lines) {
+    const std::string norm = NormalizeForMatch(line).text;
+    if (norm.empty()) continue;
+    if (!t.text.empty()) t.text += ' ';
+    t.text += norm;
+    t.paragraph_ends.push_back(t.text.size());
+  }
+  t.text = StripMarkupRemnants(t.text, &t.remnants);
+  if (t.remnants) t.paragraph_ends.clear();
   t.ellipsis = StripTrailingEllipsis(&t.text);
   t.words = WordCount(t.text);
   return t;
 }
 
 // ---- Body ----
+
+// The feed text's first words, searched in the whole page's text before any
+// per-element scan; also the fewest words of whole paragraphs a "Read more"
+// excerpt is taken from.
+constexpr size_t kLeadWords = 8;
 
 namespace {
 
@@ -183,7 +195,12 @@ Hit PrefixBody(const PageIndex& index, const FeedText& text, bool list_page) {
   size_t common = 0;
   const IndexedNode* p = LongestPrefix(index, text.text, &common);
   const size_t words = WordCount(std::string_view(text.text).substr(0, common));
-  if (p && list_page && words >= 20) {
+  // At least 20 words, or whole paragraphs (a short first one) of at least
+  // the lead's words.
+  size_t end = common;
+  while (end > 0 && text.text[end - 1] == ' ') --end;
+  const bool whole_paragraphs = std::binary_search(text.paragraph_ends.begin(), text.paragraph_ends.end(), end);
+  if (p && list_page && (words >= 20 || (whole_paragraphs && words >= kLeadWords))) {
     return BodyHit(*p, absl::StrCat("the page shows the first ", words, " of the feed's ", text.words,
                                     " words (\"read more\" truncation)"));
   }
@@ -219,7 +236,8 @@ Hit MatchBody(const PageIndex& index, const FeedText& text, bool list_page) {
   // Every rule but the noise one needs the text's first words on the page:
   // one search of the whole page's text spares the per-element scans.
   const std::vector<std::string_view> words = Words(text.text);
-  const std::string_view lead(text.text.data(), words.size() > 8 ? words[8].data() - text.text.data() - 1 : text.text.size());
+  const std::string_view lead(text.text.data(),
+                              words.size() > kLeadWords ? words[kLeadWords].data() - text.text.data() - 1 : text.text.size());
   const bool lead_on_page = !index.elements().empty() && index.elements().front().m.text.find(lead) != std::string::npos;
   if (lead_on_page) {
     Hit h = ContainedBody(index, text, text.remnants ? " (markup remnants stripped from the feed's text)" : "");

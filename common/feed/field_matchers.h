@@ -44,6 +44,9 @@ struct FeedText {
   bool from_content = false;  // content:encoded / Atom content
   bool ellipsis = false;      // ended with "[...]" / "…": a summary
   bool remnants = false;      // tags or entities left as text were removed
+  // Where the feed's paragraphs (rendered lines) end in `text`, ascending;
+  // empty when remnants were stripped (offsets unknown).
+  std::vector<size_t> paragraph_ends;
 };
 FeedText ItemBodyText(const FeedItem& item, html::Parser& parser);
 

@@ -562,6 +562,22 @@ TEST(FeedMatcherList, LabelsStopAtAMissedEntry) {
   EXPECT_TRUE(title->partial());
 }
 
+// A "Read more" excerpt of whole paragraphs shorter than 20 words: found.
+TEST(FeedMatcherList, ReadMoreWholeShortParagraph) {
+  Blog blog = testing_blog::ThreePosts();
+  for (testing_blog::Post& p : blog.posts) p.paragraphs.insert(p.paragraphs.begin(), "A short first paragraph of ten words " + p.slug + " only.");
+  for (size_t i = 0; i < blog.posts.size(); ++i) blog.feed.items[i].content_html = blog.posts[i].BodyHtml();
+  for (testing_blog::Post& p : blog.posts) p.page_body_html = "<p>" + p.paragraphs[0] + "</p><p><a href=\"" + p.link + "\">Read more</a></p>";
+  const html::Page home = blog.HomePage(testing_blog::kWordPress);
+  const FeedMatchResult r = MatchFeed(blog.feed, {&home});
+  const PageAnnotations* p = PageOf(r, home.url());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->items, (std::vector<int>{0, 1, 2}));
+  const FieldMatch* m = Report(r, home.url(), blog.posts[0].link, "body");
+  ASSERT_TRUE(m && m->found) << (m ? m->how : "");
+  EXPECT_EQ(m->xpath, Only(home, "(//div[@class='entry-content'])[1]"));
+}
+
 TEST(FeedMatcherList, SidebarAloneIsNoListPage) {
   Blog blog = testing_blog::ThreePosts();
   const html::Page archive = blog.OldArchivePage(testing_blog::kWordPress);
