@@ -16,7 +16,8 @@
 //               with at least half of the title) and of the feed's HTML
 //               markup; several occurrences (a sidebar "Recent posts"):
 //               the one nearest the item's body (WTM rule 1.2), else
-//               nearest its date, else the first inside <main>/<article>.
+//               (no body found) the one alone in its template slot,
+//               inside <main>/<article>, in a heading (notes below).
 //   link        an <a href> that resolves (against the page URL and
 //               <base>) to the item's link, normalised; the one wrapping
 //               the title first, else the nearest after it (WTM 4.2).
