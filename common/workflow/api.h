@@ -87,11 +87,10 @@ class LearningApi {
   // rendered from the server's tree with what the rule extracts on it.
   virtual absl::StatusOr<v1::ListSitesResponse> ListSites(const v1::ListSitesRequest& request) = 0;
   virtual absl::StatusOr<v1::GetEditorPageResponse> GetEditorPage(const v1::GetEditorPageRequest& request) = 0;
-  // TRANSITIONAL (issue 15, removed when feedlearn lands: then pure
-  // virtual): LearningEngine and the gRPC client override it.
-  virtual absl::StatusOr<v1::AnnotateFromFeedResponse> AnnotateFromFeed(const v1::AnnotateFromFeedRequest& request) {
-    return absl::UnimplementedError("AnnotateFromFeed: not implemented by this LearningApi (" + request.site() + ")");
-  }
+  // The site's pages annotated from its feed and, with `learn`, rules
+  // learnt from them with no editor (feed_call.cc).
+  virtual absl::StatusOr<v1::AnnotateFromFeedResponse> AnnotateFromFeed(
+      const v1::AnnotateFromFeedRequest& request) = 0;
 };
 
 // See proto/vertex/v1/extraction.proto.

@@ -359,7 +359,8 @@ absl::StatusOr<std::string> LearningEngine::CreateClusterForUnassigned(const std
 
 absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const std::string& cluster_id,
                                          const schema::CompiledSchema& schema,
-                                         const std::vector<v1::Annotation>& fresh, v1::LearnResponse* response) {
+                                         const std::vector<v1::Annotation>& fresh, v1::LearnResponse* response,
+                                         bool candidate) {
   const std::string& site = request.site();
   VERTEX_ASSIGN_OR_RETURN(v1::ClusterRecord cluster, store_->GetCluster(site, cluster_id));
   VERTEX_ASSIGN_OR_RETURN(v1::SampleState state, store_->GetSampleState(site));
@@ -407,6 +408,7 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
   AddFailures(editor, response);
   if (HasParts(r.learnt.rule)) {
     store::RuleCommit commit = CommitOf(r, pool, editor);
+    commit.candidate = candidate;
     if (r.compiled) {
       VERTEX_RETURN_IF_ERROR(monitor::AddBellwethers(*r.compiled, state, *sc, AnnotatedPageIndices(annotations), pool,
                                             options_.bellwethers, &commit));
@@ -425,6 +427,19 @@ absl::Status LearningEngine::LearnLocked(const v1::LearnRequest& request, const 
                           ListPreview(r, site, pool, limit, response->version()));
   response->mutable_list_preview()->Assign(lists.begin(), lists.end());
   return absl::OkStatus();
+}
+
+absl::StatusOr<v1::LearnResponse> LearningEngine::LearnCandidateLocked(const v1::LearnRequest& request,
+                                                                       const schema::CompiledSchema& schema) {
+  if (request.annotations_size() > static_cast<int>(options_.max_annotations_per_call)) {
+    return absl::InvalidArgumentError(absl::StrCat("annotations: ", request.annotations_size(),
+                                                   " annotations in one call; at most ",
+                                                   options_.max_annotations_per_call));
+  }
+  VERTEX_ASSIGN_OR_RETURN(std::vector<v1::Annotation> fresh, CheckAnnotations(request, schema));
+  v1::LearnResponse response;
+  VERTEX_RETURN_IF_ERROR(LearnLocked(request, request.cluster_id(), schema, fresh, &response, true));
+  return response;
 }
 
 absl::StatusOr<v1::LearnResponse> LearningEngine::Learn(const v1::LearnRequest& request) {

@@ -34,6 +34,11 @@
 //                       the editor's page (html/editor_html.h), with what
 //                       the cluster's rule extracts on it node by node and
 //                       a preview on the cluster's other sample pages
+//   AnnotateFromFeed    the sample pages annotated from the site's feed
+//                       (feed/feed_matcher.h) and, with `learn`, each
+//                       touched cluster learnt from some of them into a
+//                       candidate, accepted when it reproduces the feed on
+//                       the others (feed_call.cc, feed_check.h)
 //
 // Learn also chooses the cluster's bellwether pages (the annotated ones,
 // then structurally diverse members) and stores the rule's output on them
@@ -56,12 +61,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "common/feed/feed.h"
 #include "common/fetch/fetcher.h"
 #include "common/schema/schema.h"
 #include "common/site/site_clusterer.h"
 #include "common/store/rule_store.h"
 #include "common/workflow/api.h"
 #include "common/workflow/cluster_learner.h"
+#include "common/workflow/feed_check.h"
 #include "common/workflow/page_cache.h"
 #include "common/workflow/site_store.h"
 #include "vertex/v1/learning.pb.h"
@@ -101,7 +108,9 @@ struct LearningEngineOptions {
   size_t relearn_pages = 300;
   // Monitoring runs kept per site (0: all).
   size_t history_keep = 1000;
-  // Fetches the fresh sample for Relearn; nullptr: Relearn needs pages.
+  // Fetches the fresh sample for Relearn, and the feed (feed_url) and the
+  // missing entry pages (fetch_missing) for AnnotateFromFeed; nullptr:
+  // Relearn needs pages, AnnotateFromFeed needs feed_xml.
   std::shared_ptr<fetch::Fetcher> fetcher;
 };
 
@@ -139,6 +148,8 @@ class LearningEngine final : public LearningApi {
   // editor_page_call.cc.
   absl::StatusOr<v1::ListSitesResponse> ListSites(const v1::ListSitesRequest& request) override;
   absl::StatusOr<v1::GetEditorPageResponse> GetEditorPage(const v1::GetEditorPageRequest& request) override;
+  // feed_call.cc.
+  absl::StatusOr<v1::AnnotateFromFeedResponse> AnnotateFromFeed(const v1::AnnotateFromFeedRequest& request) override;
 
   const LearningEngineOptions& options() const { return options_; }
   // The parsed-page cache's counters (all zero without a cache).
@@ -179,10 +190,37 @@ class LearningEngine final : public LearningApi {
                                                                      v1::SampleState state,
                                                                      std::vector<v1::ClusterRecord> records,
                                                                      std::vector<v1::TransferredCluster> transfers);
-  // Learn under the site's lock, for cluster `cluster_id`.
+  // Learn under the site's lock, for cluster `cluster_id`; with
+  // `candidate` the version is stored as the cluster's candidate
+  // (store::RuleCommit::candidate) instead of becoming current.
   absl::Status LearnLocked(const v1::LearnRequest& request, const std::string& cluster_id,
                            const schema::CompiledSchema& schema, const std::vector<v1::Annotation>& fresh,
-                           v1::LearnResponse* response);
+                           v1::LearnResponse* response, bool candidate = false);
+  // Learn of request.cluster_id (which must be given) under the site's
+  // lock, into a candidate version: the request's annotations checked as
+  // Learn checks them (InvalidArgument naming the annotation), no rule
+  // transfer. Call with the site's lock held.
+  absl::StatusOr<v1::LearnResponse> LearnCandidateLocked(const v1::LearnRequest& request,
+                                                         const schema::CompiledSchema& schema);
+  // AnnotateFromFeed's fetch_missing: fetches the entry pages of `feed`'s
+  // items whose link is not a sample page and adds them (AddSamplePages),
+  // noting what was fetched and what failed in `response`. Takes the
+  // site's lock itself (through AddSamplePages).
+  absl::Status FetchMissingEntries(const std::string& site, const feed::Feed& feed,
+                                   v1::AnnotateFromFeedResponse* response);
+  // AnnotateFromFeed under the site's lock, after the feed was read and
+  // the missing entry pages fetched: match, locate, and learn.
+  absl::Status AnnotateLocked(const v1::AnnotateFromFeedRequest& request, const schema::CompiledSchema& schema,
+                              const std::map<std::string, std::string>& field_to_attribute, const feed::Feed& feed,
+                              v1::AnnotateFromFeedResponse* response);
+  // AnnotateFromFeed's learning of one cluster from its annotated pages:
+  // NOT_LEARNT (with the reason) when Learn fails on them or learns
+  // nothing; else the candidate judged on the others (feed_check.h) and
+  // accepted when it passes. Errors only from the store. Call with the
+  // site's lock held.
+  absl::StatusOr<v1::FeedClusterLearn> LearnClusterFromFeed(const std::string& site,
+                                                            const schema::CompiledSchema& schema,
+                                                            const FeedClusterInput& input);
   // A new cluster made of the unassigned sample pages `fresh` annotates
   // (LearnRequest with no cluster_id); returns its id.
   absl::StatusOr<std::string> CreateClusterForUnassigned(const std::string& site,
