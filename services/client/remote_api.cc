@@ -202,6 +202,11 @@ class RemoteLearning final : public workflow::LearningApi {
     return Unary<v1::GetEditorPageResponse>(settings_,
                                             [&](auto* c, auto* r) { return stub_->GetEditorPage(c, request, r); });
   }
+  // It may fetch the feed and entry pages: the longer deadline.
+  absl::StatusOr<v1::AnnotateFromFeedResponse> AnnotateFromFeed(const v1::AnnotateFromFeedRequest& request) override {
+    return Unary<v1::AnnotateFromFeedResponse>(
+        fetch_settings_, [&](auto* c, auto* r) { return stub_->AnnotateFromFeed(c, request, r); });
+  }
 
  private:
   const std::unique_ptr<v1::LearningService::Stub> stub_;

@@ -5,7 +5,7 @@
 //
 // Every call gets a deadline (ConnectOptions::timeout_seconds from when it
 // starts; fetch_timeout_seconds for the calls that may fetch pages: Relearn,
-// and Monitor without pages) and, when a token is given,
+// AnnotateFromFeed, and Monitor without pages) and, when a token is given,
 // `authorization: Bearer <token>` metadata (the write RPCs need it). A
 // failed call returns its grpc::Status as an absl::Status with the same
 // canonical code and the server's message unchanged (rpc::FromGrpcStatus):

@@ -27,6 +27,8 @@ constexpr Route kReadableRoutes[] = {
     {"POST", "/v1/sites/{site}/monitor", "vertex.v1.MonitoringService/Monitor", "",
      "check fresh pages (or the bellwethers) against the rules"},
     {"GET", "/v1/sites/{site}/history", "vertex.v1.MonitoringService/GetHistory", "", "the site's monitor runs (?limit=)"},
+    {"POST", "/v1/sites/{site}/feed", "vertex.v1.LearningService/AnnotateFromFeed", "feed_xml",
+     "annotate the sample from the site's feed and learn (JSON AnnotateFromFeedRequest, or the feed's XML with ?learn=)"},
     {"GET", "/v1/sites/{site}/editor-page", "vertex.v1.LearningService/GetEditorPage", "",
      "a sample page rendered for the editor, with what the rule extracts (?url=&version=&preview_pages=)"},
 };

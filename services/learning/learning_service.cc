@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "services/server/handler.h"
+#include "spdlog/spdlog.h"
 
 namespace vertex::server {
 namespace {
@@ -147,6 +148,21 @@ grpc::Status LearningServiceImpl::GetEditorPage(grpc::ServerContext* context, co
                                                 v1::GetEditorPageResponse* response) {
   return Handle(*context, "GetEditorPage", Ids(request->site()) + " url=" + request->url(), false, token_,
                 [&] { return engine_->GetEditorPage(*request); }, response);
+}
+
+grpc::Status LearningServiceImpl::AnnotateFromFeed(grpc::ServerContext* context,
+                                                   const v1::AnnotateFromFeedRequest* request,
+                                                   v1::AnnotateFromFeedResponse* response) {
+  const bool write = request->learn() || request->fetch_missing();
+  grpc::Status status = Handle(*context, "AnnotateFromFeed", Ids(request->site()), write, token_,
+                               [&] { return engine_->AnnotateFromFeed(*request); }, response);
+  if (!status.ok()) return status;
+  for (const v1::FeedClusterLearn& c : response->clusters()) {
+    spdlog::info("AnnotateFromFeed site={} cluster={}: {} v{}, learnt from {} pages, checked on {}: {}",
+                 request->site(), c.cluster_id(), v1::FeedClusterLearn::Outcome_Name(c.outcome()), c.version(),
+                 c.learnt_from_size(), c.checked_on_size(), c.reason());
+  }
+  return status;
 }
 
 grpc::Status LearningServiceImpl::WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest*,

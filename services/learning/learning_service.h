@@ -65,6 +65,10 @@ class LearningServiceImpl final : public v1::LearningService::Service {
                          v1::ListSitesResponse* response) override;
   grpc::Status GetEditorPage(grpc::ServerContext* context, const v1::GetEditorPageRequest* request,
                              v1::GetEditorPageResponse* response) override;
+  // A write RPC (the token) when it learns or fetches pages; logs one line
+  // per cluster learnt.
+  grpc::Status AnnotateFromFeed(grpc::ServerContext* context, const v1::AnnotateFromFeedRequest* request,
+                                v1::AnnotateFromFeedResponse* response) override;
   grpc::Status WatchStore(grpc::ServerContext* context, const v1::WatchStoreRequest* request,
                           grpc::ServerWriter<v1::StoreChange>* writer) override;
 

@@ -31,7 +31,7 @@
 namespace vertex::fuzz {
 namespace {
 
-constexpr int kCalls = 19;
+constexpr int kCalls = 20;
 
 // The store after the demo site was learnt, as one batch that recreates it.
 const store::KvBatch& LearntStore() {
@@ -131,6 +131,7 @@ void Dispatch(int call, std::string_view bytes, Engines& e) {
     case 16: Run<v1::GetHistoryRequest>("GetHistory", bytes, [&](const auto& r) { return e.monitor.GetHistory(r); }); break;
     case 17: Run<v1::ListSitesRequest>("ListSites", bytes, [&](const auto& r) { return l.ListSites(r); }); break;
     case 18: Run<v1::GetEditorPageRequest>("GetEditorPage", bytes, [&](const auto& r) { return l.GetEditorPage(r); }); break;
+    case 19: Run<v1::AnnotateFromFeedRequest>("AnnotateFromFeed", bytes, [&](const auto& r) { return l.AnnotateFromFeed(r); }); break;
   }
 }
 

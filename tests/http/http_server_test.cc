@@ -131,6 +131,7 @@ class HttpApi final : public workflow::LearningApi, public workflow::ExtractionA
   VERTEX_HTTP_RPC(LearningService, SuggestLists)
   VERTEX_HTTP_RPC(LearningService, ListSites)
   VERTEX_HTTP_RPC(LearningService, GetEditorPage)
+  VERTEX_HTTP_RPC(LearningService, AnnotateFromFeed)
 #undef VERTEX_HTTP_RPC
 
   absl::StatusOr<v1::ExtractResponse> Extract(const v1::ExtractRequest& request) override {
