@@ -57,6 +57,8 @@ int RunLists(const std::vector<std::string>& args);
 absl::StatusOr<lists::FeatureSet> FeatureSetFlag(const ParsedArgs& args);
 // discover-links (discover_links_commands.cc).
 int RunDiscoverLinks(const std::vector<std::string>& args);
+// feed annotate (feed_commands.cc).
+int RunFeed(const std::vector<std::string>& args);
 
 // What AddSamplePagesInBatches sent and got back.
 struct AddedPages {

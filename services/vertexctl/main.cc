@@ -33,6 +33,8 @@ constexpr char kUsage[] =
     "  lists      the lists and hot-lists the stored list model finds on pages\n"
     "  relearn    relearn a changed site from a fresh sample (given, or fetched), reusing and\n"
     "             repairing its rules\n"
+    "  feed       annotate: annotate a site's pages from its RSS/Atom feed and, with --learn, learn\n"
+    "             its rules with no editor (accepted when they reproduce the feed)\n"
     "\n"
     "Online only:\n"
     "  health     ask a server whether it is SERVING (for healthchecks and probes)\n"
@@ -76,6 +78,7 @@ constexpr NamedCommand kCommands[] = {
     {"list-model", vertex::cli::RunListModel},
     {"lists", vertex::cli::RunLists},
     {"discover-links", vertex::cli::RunDiscoverLinks},
+    {"feed", vertex::cli::RunFeed},
 };
 
 }  // namespace
