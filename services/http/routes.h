@@ -28,7 +28,9 @@ struct Route {
   std::string_view rpc;
   // When not empty: a request body whose Content-Type is not JSON
   // (text/html, application/xhtml+xml, text/plain,
-  // application/octet-stream) fills this bytes/string field as is, and its
+  // application/octet-stream, and the XML types a feed comes as:
+  // application/xml, text/xml, application/rss+xml, application/atom+xml)
+  // fills this bytes/string field as is, and its
   // Content-Type fills `content_type` when the message has that field. The
   // other fields then come from the query string.
   std::string_view raw_body_field;

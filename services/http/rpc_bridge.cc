@@ -30,8 +30,9 @@ std::unique_ptr<Message> NewMessage(const google::protobuf::Descriptor* type) {
 }
 
 bool IsJsonContentType(const std::string& content_type) {
-  static constexpr const char* kRaw[] = {"text/html", "application/xhtml+xml", "text/plain",
-                                              "application/octet-stream"};
+  static constexpr const char* kRaw[] = {"text/html",       "application/xhtml+xml", "text/plain",
+                                         "application/octet-stream", "application/xml", "text/xml",
+                                         "application/rss+xml", "application/atom+xml"};
   for (const char* raw : kRaw) {
     if (absl::StartsWithIgnoreCase(content_type, raw)) return false;
   }

@@ -114,6 +114,27 @@ TEST(BuildRequestMessage, ARawBodyFillsTheRoutesFieldAndContentType) {
   EXPECT_EQ(dynamic_cast<const v1::ExtractRequest&>(**m).html(), "<p>hi</p>");
 }
 
+// The feed route: the feed's XML as it is served (application/rss+xml,
+// application/atom+xml, ...) fills feed_xml; the flags come in the query.
+TEST(BuildRequestMessage, AFeedPostedAsXmlFillsFeedXml) {
+  for (const char* type : {"application/rss+xml", "application/atom+xml; charset=utf-8", "text/xml",
+                           "application/xml"}) {
+    BridgeRequest r;
+    r.body = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel/></rss>";
+    r.content_type = type;
+    r.raw_body_field = "feed_xml";
+    r.path_params = {{"site", "blog"}};
+    r.query = {{"learn", "true"}, {"feed_base_url", "http://blog.example/feed/"}};
+    auto m = BuildRequestMessage(Method("vertex.v1.LearningService", "AnnotateFromFeed"), r);
+    ASSERT_TRUE(m.ok()) << type << ": " << m.status();
+    const auto& feed = dynamic_cast<const v1::AnnotateFromFeedRequest&>(**m);
+    EXPECT_EQ(feed.feed_xml(), r.body) << type;
+    EXPECT_EQ(feed.site(), "blog");
+    EXPECT_TRUE(feed.learn());
+    EXPECT_EQ(feed.feed_base_url(), "http://blog.example/feed/");
+  }
+}
+
 TEST(BuildRequestMessage, ARepeatedParameterTakesEachValue) {
   BridgeRequest r;
   r.query = {{"sites", "a"}, {"sites", "b"}};
