@@ -93,14 +93,6 @@ bool IsHttpUrl(const std::string& s) {
 absl::StatusOr<v1::AnnotateFromFeedRequest> FeedRequestOf(const ParsedArgs& a) {
   v1::AnnotateFromFeedRequest request;
   request.set_site(a.String("site", ""));
-  const std::string feed = a.String("feed", "");
-  if (IsHttpUrl(feed)) {
-    if (a.Has("feed-url")) return absl::InvalidArgumentError("--feed-url applies to --feed FILE only");
-    request.set_feed_url(feed);
-  } else {
-    VERTEX_ASSIGN_OR_RETURN(*request.mutable_feed_xml(), util::ReadFile(feed));
-    request.set_feed_base_url(a.String("feed-url", ""));
-  }
   for (const std::string& url : a.List("page")) request.add_page_urls(url);
   for (const std::string& pair : a.List("map")) {
     const size_t eq = pair.find('=');
@@ -113,6 +105,14 @@ absl::StatusOr<v1::AnnotateFromFeedRequest> FeedRequestOf(const ParsedArgs& a) {
   request.set_fetch_missing(a.Has("fetch-missing"));
   VERTEX_ASSIGN_OR_RETURN(const int64_t learn_pages, a.Int("learn-pages", 0, 1, 1000));
   request.set_learn_pages(static_cast<uint32_t>(learn_pages));
+  const std::string feed = a.String("feed", "");
+  if (IsHttpUrl(feed)) {
+    if (a.Has("feed-url")) return absl::InvalidArgumentError("--feed-url applies to --feed FILE only");
+    request.set_feed_url(feed);
+  } else {
+    VERTEX_ASSIGN_OR_RETURN(*request.mutable_feed_xml(), util::ReadFile(feed));
+    request.set_feed_base_url(a.String("feed-url", ""));
+  }
   return request;
 }
 

@@ -88,6 +88,7 @@ class LearningService final : public v1::LearningService::Service {
   VERTEX_SERVE(TrainListModel, true)
   VERTEX_SERVE(GetListModel, false)
   VERTEX_SERVE(SuggestLists, false)
+  VERTEX_SERVE(AnnotateFromFeed, true)
 
   grpc::Status RelearnStream(grpc::ServerContext* context, grpc::ServerReader<v1::RelearnRequest>* reader,
                              v1::RelearnResponse* response) override {
