@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/feed/feed_matcher.h"
@@ -245,10 +246,15 @@ bool IsClusterError(const absl::Status& s) {
          absl::IsResourceExhausted(s);
 }
 
+// Learning rounds after the first: each moves a checked page the candidate
+// failed on to the pages learnt from (as an editor annotates the page the
+// rule fails on), while another page is left to check.
+constexpr int kMaxRefineRounds = 2;
+
 // "title reproduced the feed on 10 of 12 pages; date on 0 of 12".
-std::string FailedChecks(const v1::FeedClusterLearn& c) {
+std::string FailedChecks(const std::vector<v1::FeedClusterLearn::AttributeCheck>& checks) {
   std::vector<std::string> parts;
-  for (const v1::FeedClusterLearn::AttributeCheck& a : c.checks()) {
+  for (const v1::FeedClusterLearn::AttributeCheck& a : checks) {
     if (a.reproduced() < a.pages()) {
       parts.push_back(absl::StrCat(a.attribute(), " reproduced the feed on ", a.reproduced(), " of ", a.pages(),
                                    a.pages() == 1 ? " page" : " pages"));
@@ -257,20 +263,58 @@ std::string FailedChecks(const v1::FeedClusterLearn& c) {
   return absl::StrJoin(parts, "; ");
 }
 
-// The learnt candidate's checks on the cluster's pages it was not learnt
-// from, and the outcome they give (ACCEPTED is then made so by the caller).
-absl::Status JudgeCandidate(const store::RuleStore& store, const std::string& site,
-                            const schema::CompiledSchema& schema, const html::ParseOptions& parse,
-                            PageCacheView cache, const FeedClusterInput& input,
-                            const std::vector<size_t>& checked, v1::FeedClusterLearn* out) {
-  out->set_outcome(v1::FeedClusterLearn::CANDIDATE);
-  if (checked.empty()) {
-    out->set_reason(absl::StrCat("no annotated page left to check the rule on (", input.pages.size(),
-                                 input.pages.size() == 1 ? " annotated page)" : " annotated pages)"));
-    return absl::OkStatus();
+std::string Pages(size_t n) { return absl::StrCat(n, n == 1 ? " page" : " pages"); }
+
+// The Learn request of `input`'s pages `learnt` (positions), without the
+// annotations of `left_out` attributes.
+v1::LearnRequest FeedLearnRequest(const std::string& site, const FeedClusterInput& input,
+                                  const std::vector<size_t>& learnt, const std::set<std::string>& left_out) {
+  v1::LearnRequest request;
+  request.set_site(site);
+  request.set_cluster_id(input.cluster_id);
+  request.set_replace(true);
+  for (size_t k : learnt) {
+    for (const v1::Annotation& a : input.pages[k].annotations) {
+      if (!left_out.count(a.attribute())) *request.add_annotations() = a;
+    }
   }
-  absl::StatusOr<extract::CompiledRule> rule = extract::CompiledRule::Create(out->learn().rule(), schema);
-  if (!rule.ok()) return rule.status();
+  return request;
+}
+
+// The annotated attribute (not in `left_out`) a Learn error names as
+// "\"name\""; "" when it names none.
+std::string AttributeNamed(const absl::Status& s, const FeedClusterInput& input,
+                           const std::set<std::string>& left_out) {
+  for (const FeedAnnotatedPage& page : input.pages) {
+    for (const v1::Annotation& a : page.annotations) {
+      if (!left_out.count(a.attribute()) && absl::StrContains(s.message(), "\"" + a.attribute() + "\"")) {
+        return a.attribute();
+      }
+    }
+  }
+  return "";
+}
+
+// A candidate's verdict on the pages it was not learnt from.
+struct Judgement {
+  v1::FeedClusterLearn::Outcome outcome = v1::FeedClusterLearn::CANDIDATE;
+  std::string reason;
+  FeedCheckResult result;
+};
+
+// Applies `rule` (the candidate) to the `checked` pages (positions in
+// input.pages) and judges it (feed_check.h).
+absl::StatusOr<Judgement> JudgeCandidate(const store::RuleStore& store, const std::string& site,
+                                         const schema::CompiledSchema& schema, const html::ParseOptions& parse,
+                                         PageCacheView cache, const FeedClusterInput& input,
+                                         const std::vector<size_t>& checked, const v1::Rule& rule) {
+  Judgement j;
+  if (checked.empty()) {
+    j.reason = absl::StrCat("no annotated page left to check the rule on (", Pages(input.pages.size()),
+                            " annotated)");
+    return j;
+  }
+  VERTEX_ASSIGN_OR_RETURN(const extract::CompiledRule compiled, extract::CompiledRule::Create(rule, schema));
   VERTEX_ASSIGN_OR_RETURN(const v1::SampleState state, store.GetSampleState(site));
   const site::SiteClustering view = AllPagesView(state);
   PagePool pool(view, parse, StoreLoader(&store, site), cache);
@@ -281,26 +325,58 @@ absl::Status JudgeCandidate(const store::RuleStore& store, const std::string& si
     pages.push_back(page);
     annotated.push_back(&input.pages[k]);
   }
-  absl::StatusOr<std::vector<v1::FeedClusterLearn::AttributeCheck>> checks =
-      CheckRuleOnFeedPages(*rule, pages, annotated, input.attribute_field);
-  if (absl::IsFailedPrecondition(checks.status())) {
-    out->set_reason(std::string(checks.status().message()));
-    return absl::OkStatus();
+  absl::StatusOr<FeedCheckResult> result = CheckRuleOnFeedPages(compiled, pages, annotated, input.attribute_field);
+  if (absl::IsFailedPrecondition(result.status())) {
+    j.reason = std::string(result.status().message());
+    return j;
   }
-  if (!checks.ok()) return checks.status();
-  out->mutable_checks()->Assign(checks->begin(), checks->end());
-  const std::string failed = FailedChecks(*out);
-  if (checks->empty()) {
-    out->set_reason("no annotated attribute of the rule to check on the other pages");
-  } else if (!failed.empty()) {
-    out->set_reason(failed);
+  if (!result.ok()) return result.status();
+  j.result = *std::move(result);
+  std::vector<std::string> names;
+  for (const v1::FeedClusterLearn::AttributeCheck& a : j.result.checks) names.push_back(a.attribute());
+  if (names.empty()) {
+    j.reason = "no annotated attribute of the rule to check on the other pages";
+  } else if (!j.result.failed.empty()) {
+    j.reason = FailedChecks(j.result.checks);
   } else {
-    out->set_outcome(v1::FeedClusterLearn::ACCEPTED);
+    j.outcome = v1::FeedClusterLearn::ACCEPTED;
+    j.reason = absl::StrCat("every attribute checked (", absl::StrJoin(names, ", "), ") reproduced the feed on the ",
+                            Pages(checked.size()), " the rule was not learnt from");
   }
-  return absl::OkStatus();
+  return j;
+}
+
+// The annotated attributes (of every page of `input`) the learnt rule has
+// no part for: "no rule for author, categories".
+std::string Unlearnt(const FeedClusterInput& input, const v1::Rule& rule) {
+  const std::set<std::string> has = RuleAttributes(rule);
+  std::set<std::string> missing;
+  for (const FeedAnnotatedPage& page : input.pages) {
+    for (const v1::Annotation& a : page.annotations) {
+      if (!has.count(a.attribute())) missing.insert(a.attribute());
+    }
+  }
+  return missing.empty() ? "" : "no rule for " + absl::StrJoin(missing, ", ");
 }
 
 }  // namespace
+
+absl::StatusOr<v1::LearnResponse> LearningEngine::LearnFeedAnnotations(const std::string& site,
+                                                                       const schema::CompiledSchema& schema,
+                                                                       const FeedClusterInput& input,
+                                                                       const std::vector<size_t>& learnt,
+                                                                       std::set<std::string>* left_out,
+                                                                       std::vector<std::string>* notes) {
+  while (true) {
+    absl::StatusOr<v1::LearnResponse> r = LearnCandidateLocked(FeedLearnRequest(site, input, learnt, *left_out), schema);
+    if (r.ok() || !absl::IsInvalidArgument(r.status())) return r;
+    const std::string attribute = AttributeNamed(r.status(), input, *left_out);
+    if (attribute.empty()) return r;
+    left_out->insert(attribute);
+    notes->push_back(attribute + " left out (Learn refused its annotations: " + std::string(r.status().message()) +
+                     ")");
+  }
+}
 
 absl::StatusOr<v1::FeedClusterLearn> LearningEngine::LearnClusterFromFeed(const std::string& site,
                                                                           const schema::CompiledSchema& schema,
@@ -309,52 +385,54 @@ absl::StatusOr<v1::FeedClusterLearn> LearningEngine::LearnClusterFromFeed(const 
   out.set_cluster_id(input.cluster_id);
   out.set_outcome(v1::FeedClusterLearn::NOT_LEARNT);
   VERTEX_ASSIGN_OR_RETURN(const v1::SampleState state, store_->GetSampleState(site));
-  const v1::SampleCluster* sc = FindSampleCluster(state, input.cluster_id);
-  const std::vector<uint32_t> order =
-      sc == nullptr ? std::vector<uint32_t>{}
-                    : std::vector<uint32_t>(sc->annotation_order().begin(), sc->annotation_order().end());
-  const std::vector<size_t> chosen = FeedLearnOrder(input.pages, order);
-  const size_t n = FeedLearnCount(chosen.size(), input.learn_pages);
-  v1::LearnRequest learn;
-  learn.set_site(site);
-  learn.set_cluster_id(input.cluster_id);
-  learn.set_replace(true);
-  std::vector<size_t> checked;
-  for (size_t i = 0; i < chosen.size(); ++i) {
-    const FeedAnnotatedPage& page = input.pages[chosen[i]];
-    if (i < n) {
-      out.add_learnt_from(page.url);
-      for (const v1::Annotation& a : page.annotations) *learn.add_annotations() = a;
-    } else {
-      out.add_checked_on(page.url);
-      checked.push_back(chosen[i]);
-    }
-  }
-  absl::StatusOr<v1::LearnResponse> learnt = LearnCandidateLocked(learn, schema);
-  if (!learnt.ok()) {
-    if (!IsClusterError(learnt.status())) return learnt.status();
-    out.set_reason("Learn failed: " + learnt.status().ToString());
-    return out;
-  }
-  *out.mutable_learn() = *learnt;
-  out.set_version(learnt->version());
-  if (learnt->refused()) {
-    out.set_reason(learnt->refused_reason());
-    return out;
-  }
-  if (learnt->version() == 0) {
-    std::vector<std::string> why;
-    for (const v1::AttributeDiagnostic& d : learnt->diagnostics()) why.push_back(d.attribute() + ": " + d.code());
-    out.set_reason("no attribute was learnt (" + absl::StrJoin(why, ", ") + ")");
-    return out;
-  }
   VERTEX_ASSIGN_OR_RETURN(const html::ParseOptions parse, SiteParse(site));
-  VERTEX_RETURN_IF_ERROR(JudgeCandidate(*store_, site, schema, parse, CacheFor(site, state), input, checked, &out));
+  const v1::SampleCluster* sc = FindSampleCluster(state, input.cluster_id);
+  const std::vector<size_t> chosen = FeedLearnOrder(
+      input.pages, sc == nullptr ? std::vector<uint32_t>{}
+                                 : std::vector<uint32_t>(sc->annotation_order().begin(), sc->annotation_order().end()));
+  const size_t n = FeedLearnCount(chosen.size(), input.learn_pages);
+  std::vector<size_t> learnt(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<size_t> checked(chosen.begin() + static_cast<std::ptrdiff_t>(n), chosen.end());
+  std::set<std::string> left_out;
+  std::vector<std::string> notes;
+  for (int round = 0;; ++round) {
+    absl::StatusOr<v1::LearnResponse> r = LearnFeedAnnotations(site, schema, input, learnt, &left_out, &notes);
+    if (!r.ok() && !IsClusterError(r.status())) return r.status();
+    out.clear_learnt_from();
+    out.clear_checked_on();
+    for (size_t k : learnt) out.add_learnt_from(input.pages[k].url);
+    for (size_t k : checked) out.add_checked_on(input.pages[k].url);
+    if (!r.ok() || r->refused() || r->version() == 0) {
+      std::string why = !r.ok() ? "Learn failed: " + r.status().ToString() : r->refused_reason();
+      if (r.ok() && !r->refused()) {
+        std::vector<std::string> codes;
+        for (const v1::AttributeDiagnostic& d : r->diagnostics()) codes.push_back(d.attribute() + ": " + d.code());
+        why = "no attribute was learnt (" + absl::StrJoin(codes, ", ") + ")";
+      }
+      if (r.ok()) *out.mutable_learn() = *r;
+      notes.insert(notes.begin(), why);
+      out.set_reason(absl::StrJoin(notes, "; "));
+      return out;
+    }
+    *out.mutable_learn() = *r;
+    out.set_version(r->version());
+    VERTEX_ASSIGN_OR_RETURN(Judgement j, JudgeCandidate(*store_, site, schema, parse, CacheFor(site, state), input,
+                                                        checked, r->rule()));
+    out.set_outcome(j.outcome);
+    out.mutable_checks()->Assign(j.result.checks.begin(), j.result.checks.end());
+    out.set_reason(j.reason);
+    if (j.outcome == v1::FeedClusterLearn::ACCEPTED || j.result.failed.empty() || round >= kMaxRefineRounds ||
+        checked.size() < 2) {
+      break;
+    }
+    learnt.push_back(checked[j.result.failed[0]]);
+    checked.erase(checked.begin() + static_cast<std::ptrdiff_t>(j.result.failed[0]));
+  }
   if (out.outcome() == v1::FeedClusterLearn::ACCEPTED) {
     VERTEX_RETURN_IF_ERROR(store_->ResolveCandidate(site, input.cluster_id, true).status());
-    out.set_reason(absl::StrCat("every checked attribute reproduced the feed on the ", checked.size(),
-                                checked.size() == 1 ? " page" : " pages", " the rule was not learnt from"));
   }
+  if (const std::string unlearnt = Unlearnt(input, out.learn().rule()); !unlearnt.empty()) notes.push_back(unlearnt);
+  if (!notes.empty()) out.set_reason(out.reason() + "; " + absl::StrJoin(notes, "; "));
   return out;
 }
 

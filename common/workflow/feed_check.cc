@@ -121,23 +121,35 @@ std::string FeedValueMismatch(const std::string& field, const std::vector<std::s
   return "";
 }
 
-absl::StatusOr<std::vector<v1::FeedClusterLearn::AttributeCheck>> CheckRuleOnFeedPages(
-    const extract::CompiledRule& rule, const std::vector<const html::Page*>& pages,
-    const std::vector<const FeedAnnotatedPage*>& checked, const std::map<std::string, std::string>& attribute_field) {
+std::set<std::string> RuleAttributes(const v1::Rule& rule) {
+  std::set<std::string> out;
+  for (const v1::AttributeRule& a : rule.attributes()) out.insert(a.attribute());
+  return out;
+}
+
+absl::StatusOr<FeedCheckResult> CheckRuleOnFeedPages(const extract::CompiledRule& rule,
+                                                     const std::vector<const html::Page*>& pages,
+                                                     const std::vector<const FeedAnnotatedPage*>& checked,
+                                                     const std::map<std::string, std::string>& attribute_field) {
   if (rule.record_level()) {
     return absl::FailedPreconditionError("a record-level rule's records are not checked against the feed");
   }
-  std::vector<v1::FeedClusterLearn::AttributeCheck> out;
-  std::map<std::string, size_t> slot;  // attribute -> index in out
+  const std::set<std::string> has = RuleAttributes(rule.proto());
+  FeedCheckResult out;
+  std::map<std::string, size_t> slot;  // attribute -> index in out.checks
   for (size_t p = 0; p < pages.size() && p < checked.size(); ++p) {
     VERTEX_ASSIGN_OR_RETURN(const std::vector<extract::AttributeResult> results, rule.Apply(*pages[p]));
     std::set<std::string> seen;  // an attribute counts once per page
+    bool failed = false;
     for (const v1::Annotation& a : checked[p]->annotations) {
       auto field = attribute_field.find(a.attribute());
-      if (field == attribute_field.end() || a.absent() || !seen.insert(a.attribute()).second) continue;
-      auto [it, added] = slot.try_emplace(a.attribute(), out.size());
-      if (added) out.emplace_back().set_attribute(a.attribute());
-      v1::FeedClusterLearn::AttributeCheck& check = out[it->second];
+      if (field == attribute_field.end() || a.absent() || !has.count(a.attribute()) ||
+          !seen.insert(a.attribute()).second) {
+        continue;
+      }
+      auto [it, added] = slot.try_emplace(a.attribute(), out.checks.size());
+      if (added) out.checks.emplace_back().set_attribute(a.attribute());
+      v1::FeedClusterLearn::AttributeCheck& check = out.checks[it->second];
       std::vector<std::string> values;
       for (const extract::AttributeResult& r : results) {
         if (r.attribute == a.attribute()) values = r.values;
@@ -146,10 +158,12 @@ absl::StatusOr<std::vector<v1::FeedClusterLearn::AttributeCheck>> CheckRuleOnFee
       const std::string mismatch = FeedValueMismatch(field->second, values, a, *checked[p]);
       if (mismatch.empty()) {
         check.set_reproduced(check.reproduced() + 1);
-      } else if (static_cast<size_t>(check.mismatches_size()) < kMaxMismatches) {
-        check.add_mismatches(mismatch);
+        continue;
       }
+      failed = true;
+      if (static_cast<size_t>(check.mismatches_size()) < kMaxMismatches) check.add_mismatches(mismatch);
     }
+    if (failed) out.failed.push_back(p);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,15 +79,29 @@ std::vector<const feed::FeedItem*> ExpectedFeedItems(const std::string& field, c
 std::string FeedValueMismatch(const std::string& field, const std::vector<std::string>& values,
                               const v1::Annotation& annotation, const FeedAnnotatedPage& page);
 
+// What CheckRuleOnFeedPages found.
+struct FeedCheckResult {
+  // Per attribute checked, in the order first annotated: pages, pages
+  // reproduced, up to 5 mismatches.
+  std::vector<v1::FeedClusterLearn::AttributeCheck> checks;
+  // The pages (positions in `checked`) where an attribute did not
+  // reproduce the feed, ascending.
+  std::vector<size_t> failed;
+};
+
 // Applies `rule` to each of `pages` (parallel to `checked`, the same pages
-// parsed) and, per attribute annotated on them whose feed field is in
-// `attribute_field`, counts the pages where the rule reproduced the feed
-// (FeedValueMismatch), with up to 5 mismatches; attributes in the order
-// first annotated. FailedPrecondition for a record-level rule (its
-// records are not checked against the feed); the rule's evaluation error.
-absl::StatusOr<std::vector<v1::FeedClusterLearn::AttributeCheck>> CheckRuleOnFeedPages(
-    const extract::CompiledRule& rule, const std::vector<const html::Page*>& pages,
-    const std::vector<const FeedAnnotatedPage*>& checked, const std::map<std::string, std::string>& attribute_field);
+// parsed) and, per attribute annotated on them that the rule has a part for
+// and whose feed field is in `attribute_field`, counts the pages where the
+// rule reproduced the feed (FeedValueMismatch). FailedPrecondition for a
+// record-level rule (its records are not checked against the feed); the
+// rule's evaluation error.
+absl::StatusOr<FeedCheckResult> CheckRuleOnFeedPages(const extract::CompiledRule& rule,
+                                                     const std::vector<const html::Page*>& pages,
+                                                     const std::vector<const FeedAnnotatedPage*>& checked,
+                                                     const std::map<std::string, std::string>& attribute_field);
+
+// The attributes `rule` has a part for (Rule.attributes).
+std::set<std::string> RuleAttributes(const v1::Rule& rule);
 
 }  // namespace vertex::workflow
 

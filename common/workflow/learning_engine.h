@@ -208,6 +208,16 @@ class LearningEngine final : public LearningApi {
   // site's lock itself (through AddSamplePages).
   absl::Status FetchMissingEntries(const std::string& site, const feed::Feed& feed,
                                    v1::AnnotateFromFeedResponse* response);
+  // Learn of `input`'s pages `learnt` (positions) into a candidate, without
+  // the annotations of the attributes in *left_out; an attribute whose
+  // annotations Learn refuses (InvalidArgument naming it) is added to
+  // *left_out, with a note, and Learn tried again. Call with the site's
+  // lock held.
+  absl::StatusOr<v1::LearnResponse> LearnFeedAnnotations(const std::string& site, const schema::CompiledSchema& schema,
+                                                         const FeedClusterInput& input,
+                                                         const std::vector<size_t>& learnt,
+                                                         std::set<std::string>* left_out,
+                                                         std::vector<std::string>* notes);
   // AnnotateFromFeed under the site's lock, after the feed was read and
   // the missing entry pages fetched: match, locate, and learn.
   absl::Status AnnotateLocked(const v1::AnnotateFromFeedRequest& request, const schema::CompiledSchema& schema,
@@ -215,9 +225,10 @@ class LearningEngine final : public LearningApi {
                               v1::AnnotateFromFeedResponse* response);
   // AnnotateFromFeed's learning of one cluster from its annotated pages:
   // NOT_LEARNT (with the reason) when Learn fails on them or learns
-  // nothing; else the candidate judged on the others (feed_check.h) and
-  // accepted when it passes. Errors only from the store. Call with the
-  // site's lock held.
+  // nothing; else the candidate judged on the others (feed_check.h),
+  // learnt again with a page it failed on added (at most twice, while a
+  // page is left to check), and accepted when it passes. Errors only from
+  // the store. Call with the site's lock held.
   absl::StatusOr<v1::FeedClusterLearn> LearnClusterFromFeed(const std::string& site,
                                                             const schema::CompiledSchema& schema,
                                                             const FeedClusterInput& input);
