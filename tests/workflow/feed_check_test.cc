@@ -2,6 +2,9 @@
 // rule's values are judged against the feed, on hand-made feed items.
 #include "common/workflow/feed_check.h"
 
+#include "common/demo/blog_site.h"
+#include "common/html/page.h"
+#include "common/schema/schema.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -96,6 +99,54 @@ TEST(ExpectedFeedItems, AnXPathAnnotationStandsForTheItemsFound) {
   body.set_attribute("body");
   body.set_xpath("//div[@class='entry']");
   EXPECT_EQ(ExpectedFeedItems("body", body, page), (std::vector<const feed::FeedItem*>{&b}));
+}
+
+// The judge on parsed pages: a rule on the post's title reproduces the
+// feed; one on the sidebar's "Recent posts" does not, and the page is named
+// as failed.
+TEST(CheckRuleOnFeedPages, CountsPerAttributeAndNamesTheFailedPages) {
+  const schema::CompiledSchema schema = schema::CompiledSchema::FromJson(demo::BlogSchemaJson(), "blog").value();
+  const feed::FeedItem item = Item("Hello World", "http://b.test/hello");
+  html::Parser parser(html::ParseOptions{});
+  const html::Page page =
+      parser.Parse("<html><body><main><h1>Hello World</h1><p>text</p></main>"
+                   "<aside><ul><li>Hello World</li><li>Older post</li></ul></aside></body></html>",
+                   item.link)
+          .value();
+  FeedAnnotatedPage annotated;
+  annotated.url = item.link;
+  annotated.items = {&item};
+  annotated.annotations = {Values("title", {"Hello World"})};
+  annotated.annotations[0].set_url(item.link);
+  const auto rule_on = [&](const std::string& xpath) {
+    v1::Rule rule;
+    v1::AttributeRule* a = rule.add_attributes();
+    a->set_attribute("title");
+    a->set_method(v1::AttributeRule::XPATH);
+    a->set_xpath(xpath);
+    a->set_multi_valued(true);
+    return extract::CompiledRule::Create(rule, schema).value();
+  };
+  const std::map<std::string, std::string> fields = {{"title", "title"}};
+  absl::StatusOr<FeedCheckResult> good = CheckRuleOnFeedPages(rule_on("//h1"), {&page}, {&annotated}, fields);
+  ASSERT_TRUE(good.ok()) << good.status();
+  ASSERT_EQ(good->checks.size(), 1u);
+  EXPECT_EQ(good->checks[0].pages(), 1u);
+  EXPECT_EQ(good->checks[0].reproduced(), 1u);
+  EXPECT_TRUE(good->failed.empty());
+  absl::StatusOr<FeedCheckResult> bad = CheckRuleOnFeedPages(rule_on("//aside//li"), {&page}, {&annotated}, fields);
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  ASSERT_EQ(bad->checks.size(), 1u);
+  EXPECT_EQ(bad->checks[0].reproduced(), 0u);
+  EXPECT_THAT(bad->checks[0].mismatches(), ::testing::ElementsAre(HasSubstr("rule gives 2 values, the feed 1")));
+  EXPECT_THAT(bad->failed, ::testing::ElementsAre(0u));
+  // An attribute the rule has no part for is not checked.
+  annotated.annotations.push_back(Values("date", {"July 22, 2005"}));
+  annotated.annotations.back().set_url(item.link);
+  absl::StatusOr<FeedCheckResult> partial = CheckRuleOnFeedPages(rule_on("//h1"), {&page}, {&annotated},
+                                                                 {{"title", "title"}, {"date", "date"}});
+  ASSERT_TRUE(partial.ok()) << partial.status();
+  EXPECT_EQ(partial->checks.size(), 1u);
 }
 
 }  // namespace
