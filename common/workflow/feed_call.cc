@@ -347,16 +347,25 @@ absl::StatusOr<Judgement> JudgeCandidate(const store::RuleStore& store, const st
 }
 
 // The annotated attributes (of every page of `input`) the learnt rule has
-// no part for: "no rule for author, categories".
-std::string Unlearnt(const FeedClusterInput& input, const v1::Rule& rule) {
-  const std::set<std::string> has = RuleAttributes(rule);
+// no part for, with Learn's diagnostic code where it gave one: "no rule for
+// author, title (ambiguous)".
+std::string Unlearnt(const FeedClusterInput& input, const v1::LearnResponse& learnt) {
+  const std::set<std::string> has = RuleAttributes(learnt.rule());
   std::set<std::string> missing;
   for (const FeedAnnotatedPage& page : input.pages) {
     for (const v1::Annotation& a : page.annotations) {
       if (!has.count(a.attribute())) missing.insert(a.attribute());
     }
   }
-  return missing.empty() ? "" : "no rule for " + absl::StrJoin(missing, ", ");
+  std::vector<std::string> named;
+  for (const std::string& m : missing) {
+    std::string code;
+    for (const v1::AttributeDiagnostic& d : learnt.diagnostics()) {
+      if (d.attribute() == m && !d.learnt()) code = d.code();
+    }
+    named.push_back(code.empty() ? m : m + " (" + code + ")");
+  }
+  return named.empty() ? "" : "no rule for " + absl::StrJoin(named, ", ");
 }
 
 }  // namespace
@@ -431,7 +440,7 @@ absl::StatusOr<v1::FeedClusterLearn> LearningEngine::LearnClusterFromFeed(const 
   if (out.outcome() == v1::FeedClusterLearn::ACCEPTED) {
     VERTEX_RETURN_IF_ERROR(store_->ResolveCandidate(site, input.cluster_id, true).status());
   }
-  if (const std::string unlearnt = Unlearnt(input, out.learn().rule()); !unlearnt.empty()) notes.push_back(unlearnt);
+  if (const std::string unlearnt = Unlearnt(input, out.learn()); !unlearnt.empty()) notes.push_back(unlearnt);
   if (!notes.empty()) out.set_reason(out.reason() + "; " + absl::StrJoin(notes, "; "));
   return out;
 }
