@@ -16,6 +16,7 @@ import re
 import unittest
 
 import grpc
+from google.protobuf import json_format
 
 import harness
 from vertex_client import Vertex, VertexError, client
@@ -295,6 +296,46 @@ class ErrorTest(unittest.TestCase):
     def test_no_server(self):
         v = Vertex("127.0.0.1:1", token=TOKEN, timeout=5)
         self.assertCode(grpc.StatusCode.UNAVAILABLE, v.extract, "http://x.test/", "<html></html>")
+
+
+class FeedTest(unittest.TestCase):
+    """AnnotateFromFeed through the generated stub (the client wraps no
+    call of its own for it): a generated blog learnt from its feed with no
+    editor, then an entry page the feed never named extracted."""
+
+    def test_a_blog_learnt_from_its_feed_extracts_unseen_entry_pages(self):
+        work = harness.temp_dir(self.addCleanup, "py_feed_")
+        blog = os.path.join(work, "blog")
+        harness.vertexctl("gen-demo", "--kind", "blog", "--out", blog)
+        truth = [json.loads(line) for line in open(os.path.join(blog, "truth.jsonl"))]
+        pages = {}
+        for page in truth:
+            data = open(os.path.join(blog, page["file"]), "rb").read()
+            pages[page["url"]] = data
+        v = Vertex(server.address, token=TOKEN)
+        with open(os.path.join(harness.SOURCE_DIR, "deploy", "schemas", "blog.json")) as f:
+            schema = json_format.Parse(f.read(), client.pb.rule.Schema())
+        v.learning.RegisterSite(client.pb.learning.RegisterSiteRequest(site="pyblog", schema=schema), timeout=60)
+        add = client.pb.learning.AddSamplePagesRequest(site="pyblog")
+        for url, html in pages.items():
+            add.pages.add(url=url, html=html)
+        v.learning.AddSamplePages(add, timeout=300)
+        feed = open(os.path.join(blog, "feed.xml"), "rb").read()
+        request = client.pb.learning.AnnotateFromFeedRequest(
+            site="pyblog", feed_xml=feed, feed_base_url="http://blog.vertex-demo.test/feed/", learn=True)
+        response = v.learning.AnnotateFromFeed(request, timeout=300)
+        self.assertEqual(response.feed_format, "rss2.0")
+        outcomes = {c.cluster_id: client.pb.learning.FeedClusterLearn.Outcome.Name(c.outcome)
+                    for c in response.clusters}
+        self.assertIn("ACCEPTED", outcomes.values(), outcomes)
+        unseen = [p for p in truth if p["kind"] == "entry" and not p["in_feed"]]
+        self.assertTrue(unseen)
+        record = v.extract(unseen[0]["url"], pages[unseen[0]["url"]], site="pyblog")
+        self.assertEqual([" ".join(t.split()) for t in record.get("title", [])], [unseen[0]["entries"][0]["title"]])
+        # Learning is a write: it needs the token.
+        with self.assertRaises(grpc.RpcError) as e:
+            Vertex(server.address, token="wrong").learning.AnnotateFromFeed(request, timeout=60)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
 
 
 class ReadmeTest(unittest.TestCase):
