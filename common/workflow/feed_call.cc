@@ -30,10 +30,9 @@ bool IsFeedField(const std::string& field) {
 }
 
 absl::Status CheckFeedSource(const v1::AnnotateFromFeedRequest& request) {
-  const bool url = !request.feed_url().empty();
-  const bool xml = !request.feed_xml().empty();
-  if (url && xml) return absl::InvalidArgumentError("give feed_url or feed_xml, not both");
-  if (!url && !xml) return absl::InvalidArgumentError("no feed: give feed_url or feed_xml");
+  if (request.feed_url().empty() && request.feed_xml().empty()) {
+    return absl::InvalidArgumentError("no feed: give feed_xml (its bytes) or feed_url (fetched)");
+  }
   return absl::OkStatus();
 }
 
@@ -68,7 +67,7 @@ absl::StatusOr<std::map<std::string, std::string>> FieldToAttribute(const v1::An
 absl::StatusOr<feed::Feed> LoadFeed(const v1::AnnotateFromFeedRequest& request, fetch::Fetcher* fetcher) {
   if (request.feed_xml().empty()) return feed::FetchFeed(*fetcher, request.feed_url());
   feed::FeedParseOptions options;
-  options.url = request.feed_base_url();
+  options.url = request.feed_url();
   absl::StatusOr<feed::Feed> parsed = feed::ParseFeed(request.feed_xml(), options);
   if (!parsed.ok()) return absl::Status(parsed.status().code(), "feed_xml: " + std::string(parsed.status().message()));
   return parsed;
@@ -494,8 +493,9 @@ absl::StatusOr<v1::AnnotateFromFeedResponse> LearningEngine::AnnotateFromFeed(
   VERTEX_ASSIGN_OR_RETURN(const schema::CompiledSchema schema, schema::CompiledSchema::FromProto(site.schema()));
   VERTEX_RETURN_IF_ERROR(CheckFeedSource(request));
   VERTEX_ASSIGN_OR_RETURN(const auto field_to_attribute, FieldToAttribute(request, schema));
-  if (options_.fetcher == nullptr && (!request.feed_url().empty() || request.fetch_missing())) {
-    return absl::FailedPreconditionError(std::string(request.feed_url().empty() ? "fetch_missing" : "feed_url") +
+  const bool fetch_feed = request.feed_xml().empty();
+  if (options_.fetcher == nullptr && (fetch_feed || request.fetch_missing())) {
+    return absl::FailedPreconditionError(std::string(fetch_feed ? "feed_url" : "fetch_missing") +
                                          ": this server has no fetcher to fetch pages with (give feed_xml, and the "
                                          "entry pages with AddSamplePages)");
   }

@@ -111,7 +111,7 @@ absl::StatusOr<v1::AnnotateFromFeedRequest> FeedRequestOf(const ParsedArgs& a) {
     request.set_feed_url(feed);
   } else {
     VERTEX_ASSIGN_OR_RETURN(*request.mutable_feed_xml(), util::ReadFile(feed));
-    request.set_feed_base_url(a.String("feed-url", ""));
+    request.set_feed_url(a.String("feed-url", ""));  // the base of its relative links
   }
   return request;
 }

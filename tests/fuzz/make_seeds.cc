@@ -247,7 +247,7 @@ void EngineSeeds(const std::vector<demo::GeneratedPage>& pages) {
   Write("engine_rpc", "16_history", seed(16, history));
   v1::AnnotateFromFeedRequest feed;
   feed.set_site("shop");
-  feed.set_feed_base_url("http://shop.vertex-demo.test/feed.xml");
+  feed.set_feed_url("http://shop.vertex-demo.test/feed.xml");
   feed.set_feed_xml(absl::StrCat("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>shop</title>"
                                  "<link>http://shop.vertex-demo.test/</link><item><title>x</title><link>",
                                  product.url, "</link><pubDate>Fri, 22 Jul 2005 16:24:55 -0400</pubDate>"

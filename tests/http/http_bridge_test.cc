@@ -124,14 +124,14 @@ TEST(BuildRequestMessage, AFeedPostedAsXmlFillsFeedXml) {
     r.content_type = type;
     r.raw_body_field = "feed_xml";
     r.path_params = {{"site", "blog"}};
-    r.query = {{"learn", "true"}, {"feed_base_url", "http://blog.example/feed/"}};
+    r.query = {{"learn", "true"}, {"feed_url", "http://blog.example/feed/"}};
     auto m = BuildRequestMessage(Method("vertex.v1.LearningService", "AnnotateFromFeed"), r);
     ASSERT_TRUE(m.ok()) << type << ": " << m.status();
     const auto& feed = dynamic_cast<const v1::AnnotateFromFeedRequest&>(**m);
     EXPECT_EQ(feed.feed_xml(), r.body) << type;
     EXPECT_EQ(feed.site(), "blog");
     EXPECT_TRUE(feed.learn());
-    EXPECT_EQ(feed.feed_base_url(), "http://blog.example/feed/");
+    EXPECT_EQ(feed.feed_url(), "http://blog.example/feed/");
   }
 }
 

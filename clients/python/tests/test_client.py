@@ -322,7 +322,7 @@ class FeedTest(unittest.TestCase):
         v.learning.AddSamplePages(add, timeout=300)
         feed = open(os.path.join(blog, "feed.xml"), "rb").read()
         request = client.pb.learning.AnnotateFromFeedRequest(
-            site="pyblog", feed_xml=feed, feed_base_url="http://blog.vertex-demo.test/feed/", learn=True)
+            site="pyblog", feed_xml=feed, feed_url="http://blog.vertex-demo.test/feed/", learn=True)
         response = v.learning.AnnotateFromFeed(request, timeout=300)
         self.assertEqual(response.feed_format, "rss2.0")
         outcomes = {c.cluster_id: client.pb.learning.FeedClusterLearn.Outcome.Name(c.outcome)
