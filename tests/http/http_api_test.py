@@ -32,6 +32,26 @@ def page(i):
     return "http://lamps.example/p/%d" % i, html, name, price
 
 
+def body_of(i):
+    return ("Post %d is about the %s of lamps, with %d paragraphs of notes on wiring, shades and bulbs."
+            % (i, ["history", "design", "repair", "care"][i % 4], i % 3 + 2))
+
+
+def blog_post(i):
+    """(url, the post's article, title) of a tiny blog's entry page."""
+    title = "Notes on lamps, part %d" % i
+    article = ("<article><h1 class=title>%s</h1><p class=meta>Posted July %d, 2005</p>"
+               "<div class=content><p>%s</p></div></article>" % (title, i, body_of(i)))
+    return "http://blog.example/%d/notes-%d.html" % (i, i), article, title
+
+
+def blog_page(article, recent):
+    """An entry page: the post, and a sidebar repeating the recent titles."""
+    sidebar = "".join("<li>%s</li>" % t for t in recent[:5])
+    return ("<html><head><title>Blog</title></head><body><div id=side><h3>Recent posts</h3><ul>%s</ul></div>"
+            "<div id=main>%s</div></body></html>" % (sidebar, article))
+
+
 class Server(VertexdHttp):
     def __init__(self, workdir):
         super().__init__(workdir, ["--auth-token", TOKEN])
@@ -107,6 +127,35 @@ class HttpApiTest(unittest.TestCase):
         again = self.json_call("POST", "/v1/rpc/vertex.v1.ExtractionService/Extract", {
             "site": "lamps", "url": url, "html": base64.b64encode(html.encode()).decode()})["record"]
         self.assertEqual(again, record)
+
+    def test_a_feed_posted_as_rss_learns_the_blog(self):
+        schema_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy", "schemas",
+                                   "blog.json")
+        with open(schema_path) as f:
+            self.json_call("POST", "/v1/sites/blog", {"schema": json.load(f)})
+        posts = [blog_post(i) for i in range(1, 9)]
+        titles = [title for _, _, title in posts]
+        self.json_call("POST", "/v1/sites/blog/pages", {"pages": [
+            {"url": u, "html": base64.b64encode(blog_page(h, titles).encode()).decode()} for u, h, _ in posts]})
+        items = "".join("<item><title>%s</title><link>%s</link><pubDate>%s</pubDate><description>%s</description>"
+                        "</item>" % (t, u, "Fri, %02d Jul 2005 16:24:55 -0400" % (i + 1), body_of(i + 1))
+                        for i, (u, _, t) in enumerate(posts))
+        feed = ('<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>'
+                "<link>http://blog.example/</link>%s</channel></rss>" % items).encode()
+        path = "/v1/sites/blog/feed?learn=true&feed_url=" + urllib.request.quote("http://blog.example/feed/", safe="")
+        # Learning is a write: the token.
+        error = self.json_call("POST", path, feed, want=401, content_type="application/rss+xml", token=False)
+        self.assertEqual(error["code"], "UNAUTHENTICATED")
+        r = self.json_call("POST", path, feed, content_type="application/rss+xml")
+        self.assertEqual(r["feed_format"], "rss2.0")
+        self.assertEqual(r["feed_items"], 8)
+        self.assertEqual(sorted(p["kind"] for p in r["pages"]), ["entry"] * 8)
+        self.assertEqual([c["outcome"] for c in r["clusters"]], ["ACCEPTED"], r["clusters"])
+        url, html, title = blog_post(20)
+        record = self.json_call("POST", "/v1/extract?site=blog&url=" + urllib.request.quote(url, safe=""),
+                                blog_page(html, titles).encode(), content_type="text/html")["record"]
+        values = {a["attribute"]: a["values"] for a in record["attributes"]}
+        self.assertEqual(values["title"], [title])
 
     def test_errors_are_json(self):
         cases = [
