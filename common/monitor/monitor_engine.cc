@@ -2,11 +2,14 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/extract/compiled_rule.h"
+#include "common/feed/feed.h"
+#include "common/monitor/feed_check.h"
 #include "common/monitor/rule_checks.h"
 #include "common/site/site_builder.h"
 #include "common/store/keys.h"
@@ -35,12 +38,75 @@ absl::Status CheckSuppliedPage(const v1::Page& page, size_t index, std::set<std:
   return absl::OkStatus();
 }
 
+bool HasFeed(const v1::MonitorRequest& request) { return !request.feed_url().empty() || !request.feed_xml().empty(); }
+
 absl::Status CheckFields(const v1::MonitorRequest& request) {
   VERTEX_RETURN_IF_ERROR(store::ValidateId("site", request.site()));
   if (!(request.threshold() >= 0 && request.threshold() <= 1)) {
     return absl::InvalidArgumentError(absl::StrCat("threshold ", request.threshold(), " is outside [0, 1]"));
   }
+  if (!HasFeed(request) && request.feed_repair()) {
+    return absl::InvalidArgumentError("feed_repair needs a feed: give feed_url or feed_xml");
+  }
+  if (!HasFeed(request) && !request.feed_field_to_attribute().empty()) {
+    return absl::InvalidArgumentError("feed_field_to_attribute without a feed: give feed_url or feed_xml");
+  }
+  if (request.feed_repair() && request.dry_run()) {
+    return absl::InvalidArgumentError("feed_repair stores rules: it cannot be a dry_run");
+  }
   return absl::OkStatus();
+}
+
+// The checks of a request's feed fields against the engine's means: a
+// fetcher for a feed by URL, a learning API for feed_repair.
+absl::Status CheckFeedMeans(const v1::MonitorRequest& request, const MonitorEngineOptions& options) {
+  if (request.feed_xml().empty() && !request.feed_url().empty() && options.fetcher == nullptr) {
+    return absl::FailedPreconditionError("feed_url " + request.feed_url() +
+                                         ": this server fetches no page (no fetcher configured): give feed_xml");
+  }
+  if (request.feed_repair() && options.learning == nullptr) {
+    return absl::FailedPreconditionError(
+        "feed_repair: this server cannot reach the learning service (vertex-monitoring: --learning-server)");
+  }
+  return absl::OkStatus();
+}
+
+// The feed of a request: its bytes, or fetched from its URL (final URL as
+// the base). A bad feed_xml is the caller's error (InvalidArgument); a feed
+// URL that cannot be fetched or parsed is the site's: `error` says why and
+// the run goes on without the feed test.
+struct ObtainedFeed {
+  std::optional<feed::Feed> feed;
+  std::string xml;
+  std::string url;
+  std::string error;
+};
+
+absl::StatusOr<ObtainedFeed> ObtainFeed(const v1::MonitorRequest& request, fetch::Fetcher* fetcher) {
+  ObtainedFeed out;
+  out.url = request.feed_url();
+  if (!request.feed_xml().empty()) {
+    out.xml = request.feed_xml();
+  } else {
+    absl::StatusOr<fetch::FetchResult> fetched = fetcher->Fetch(request.feed_url());
+    if (!fetched.ok()) {
+      out.error = "feed URL: " + std::string(fetched.status().message());
+      return out;
+    }
+    out.xml = std::move(fetched->body);
+    if (!fetched->final_url.empty()) out.url = fetched->final_url;
+  }
+  feed::FeedParseOptions parse;
+  parse.url = out.url;
+  absl::StatusOr<feed::Feed> parsed = feed::ParseFeed(out.xml, parse);
+  if (parsed.ok()) {
+    out.feed = *std::move(parsed);
+  } else if (!request.feed_xml().empty()) {
+    return absl::InvalidArgumentError("feed_xml: " + std::string(parsed.status().message()));
+  } else {
+    out.error = "feed URL " + out.url + ": " + std::string(parsed.status().message());
+  }
+  return out;
 }
 
 // The whole request (Monitor): its pages, then its fields.
@@ -172,6 +238,10 @@ struct ClusterUnderTest {
   // URL -> what the nearest match gave (Evidence), for pages routed so.
   std::map<std::string, std::string> nearest;
   bool tested = true;  // false: not among the request's cluster_ids
+  // Its golden extractions show several titles (feed_check.h).
+  bool list = false;
+  // The run's fresh pages routed to it (feed_repair's AnnotateFromFeed).
+  std::vector<std::string> fresh_urls;
   v1::ClusterVerdict verdict;
 };
 
@@ -187,7 +257,7 @@ struct Route {
 // One Monitor run: the site's clusters under test and how pages reach them
 // (monitor_engine.h), the pages' checks, then the verdicts. Start, then
 // AddPages per message (or FetchBellwethers when none was supplied), then
-// Finish.
+// FetchFeedEntries, then Finish.
 class MonitorCall {
  public:
   static absl::StatusOr<std::unique_ptr<MonitorCall>> Start(const store::RuleStore& store,
@@ -196,6 +266,9 @@ class MonitorCall {
   // Checks, then routes and tests, each page.
   absl::Status AddPages(const google::protobuf::RepeatedPtrField<v1::Page>& pages);
   absl::Status FetchBellwethers(fetch::Fetcher& fetcher);
+  // Fetches (at most `max`) the entry pages of feed items no page of the
+  // run was, and tests them; `fetcher` may be null (each is unreachable).
+  absl::Status FetchFeedEntries(fetch::Fetcher* fetcher, size_t max);
   bool supplied() const { return next_index_ > 0; }
   absl::StatusOr<v1::MonitorResponse> Finish(const MonitorEngineOptions& options);
 
@@ -210,9 +283,15 @@ class MonitorCall {
     request_fields_.clear_pages();
   }
   void Index(std::vector<v1::ClusterRecord> records, const v1::SampleState& state);
+  absl::Status StartFeed(ObtainedFeed obtained);
   Route RouteByStructure(const std::vector<size_t>& by_url, const ParsedPage& parsed) const;
-  absl::Status Check(const Route& route, const std::string& url, const ParsedPage& parsed);
-  absl::Status AddPage(const v1::Page& page);
+  absl::StatusOr<std::vector<extract::AttributeResult>> Check(const Route& route, const std::string& url,
+                                                              const ParsedPage& parsed);
+  // Routes, tests and feed-judges one page; `item`: the feed item whose
+  // entry page it is, or -1.
+  absl::Status AddPage(const v1::Page& page, int item);
+  void Unchecked(int item, const std::string& url, const std::string& why);
+  void Repair(workflow::LearningApi& learning, v1::FeedCheck* feed);
 
   v1::MonitorRequest request_fields_;  // the request without its pages
   extract::SiteExtractor extractor_;
@@ -225,12 +304,21 @@ class MonitorCall {
   std::set<std::string> seen_;
   size_t next_index_ = 0;
   uint32_t unrouted_ = 0;
+  // The feed test (a request with a feed that could be read).
+  std::optional<FeedTest> feed_;
+  ObtainedFeed feed_source_;          // its bytes and URL (feed_ moved out)
+  std::vector<bool> item_obtained_;   // by item: a page of the run was its entry page
+  std::set<std::string> obtained_;    // URLs of the run's pages (supplied or fetched)
+  std::vector<std::string> unchecked_;
+  std::vector<std::string> unreachable_items_;
+  std::vector<v1::Page> kept_;        // feed_repair: every page of the run
 };
 
 absl::StatusOr<std::unique_ptr<MonitorCall>> MonitorCall::Start(const store::RuleStore& store,
                                                                 const MonitorEngineOptions& options,
                                                                 const v1::MonitorRequest& request) {
   VERTEX_RETURN_IF_ERROR(CheckFields(request));
+  VERTEX_RETURN_IF_ERROR(CheckFeedMeans(request, options));
   VERTEX_ASSIGN_OR_RETURN(std::vector<v1::ClusterRecord> records, store.ClustersOfSite(request.site()));
   for (const std::string& id : request.cluster_ids()) {
     bool known = false;
@@ -244,9 +332,30 @@ absl::StatusOr<std::unique_ptr<MonitorCall>> MonitorCall::Start(const store::Rul
   std::unique_ptr<MonitorCall> call(
       new MonitorCall(request, std::move(extractor), site::SiteParseOptions(options.parse, site), options.list));
   call->Index(std::move(records), state.ok() ? *state : v1::SampleState());
+  if (HasFeed(request)) {
+    VERTEX_ASSIGN_OR_RETURN(ObtainedFeed obtained, ObtainFeed(request, options.fetcher.get()));
+    VERTEX_RETURN_IF_ERROR(call->StartFeed(std::move(obtained)));
+  }
   return call;
 }
 
+// The feed test's state: the fields judged (InvalidArgument for a bad
+// mapping), which clusters are list clusters.
+absl::Status MonitorCall::StartFeed(ObtainedFeed obtained) {
+  const std::map<std::string, std::string> mapping(request_fields_.feed_field_to_attribute().begin(),
+                                                   request_fields_.feed_field_to_attribute().end());
+  using FieldMap = std::map<std::string, std::string>;
+  VERTEX_ASSIGN_OR_RETURN(const FieldMap fields, FeedFieldsToCheck(extractor_.schema(), mapping));
+  if (obtained.feed.has_value()) {
+    item_obtained_.assign(obtained.feed->items.size(), false);
+    feed_.emplace(*std::move(obtained.feed), fields);
+    obtained.feed.reset();
+    auto title = fields.find("title");
+    for (ClusterUnderTest& c : clusters_) c.list = title != fields.end() && IsListCluster(c.record, title->second);
+  }
+  feed_source_ = std::move(obtained);
+  return absl::OkStatus();
+}
 // The clusters under test, their bellwethers and their sample pages.
 void MonitorCall::Index(std::vector<v1::ClusterRecord> records, const v1::SampleState& state) {
   const std::set<std::string> only(request_fields_.cluster_ids().begin(), request_fields_.cluster_ids().end());
@@ -281,12 +390,19 @@ void MonitorCall::Index(std::vector<v1::ClusterRecord> records, const v1::Sample
 absl::Status MonitorCall::AddPages(const google::protobuf::RepeatedPtrField<v1::Page>& pages) {
   for (const v1::Page& page : pages) {
     VERTEX_RETURN_IF_ERROR(CheckSuppliedPage(page, next_index_++, &seen_));
-    VERTEX_RETURN_IF_ERROR(AddPage(page));
+    VERTEX_RETURN_IF_ERROR(AddPage(page, feed_.has_value() ? feed_->ItemOf(page.url()) : -1));
   }
   return absl::OkStatus();
 }
 
-absl::Status MonitorCall::AddPage(const v1::Page& page) {
+void MonitorCall::Unchecked(int item, const std::string& url, const std::string& why) {
+  if (item >= 0) unchecked_.push_back(url + ": " + why);
+}
+
+absl::Status MonitorCall::AddPage(const v1::Page& page, int item) {
+  obtained_.insert(page.url());
+  if (item >= 0) item_obtained_[static_cast<size_t>(item)] = true;
+  if (request_fields_.feed_repair()) kept_.push_back(page);
   Route route;
   if (auto b = bellwether_of_.find(page.url()); b != bellwether_of_.end()) {
     route = Route{b->second, "bellwether"};
@@ -298,15 +414,22 @@ absl::Status MonitorCall::AddPage(const v1::Page& page) {
     by_url = extractor_.MatchUrl(page.url());
     if (by_url.empty()) {
       ++unrouted_;  // not parsed
+      Unchecked(item, page.url(), "no cluster's URL regex matches it");
       return absl::OkStatus();
     }
   }
   const ParsedPage parsed = ParseForChecks(page.html(), page.url(), parser_);
   if (route.cluster == kNone) route = RouteByStructure(by_url, parsed);
-  if (!clusters_[route.cluster].tested) return absl::OkStatus();
-  return Check(route, page.url(), parsed);
+  ClusterUnderTest& c = clusters_[route.cluster];
+  if (!c.tested) {
+    Unchecked(item, page.url(), "its cluster " + c.record.cluster_id() + " is not tested in this run");
+    return absl::OkStatus();
+  }
+  VERTEX_ASSIGN_OR_RETURN(const std::vector<extract::AttributeResult> results, Check(route, page.url(), parsed));
+  c.fresh_urls.push_back(page.url());
+  if (feed_.has_value()) feed_->Judge(c.record.cluster_id(), page.url(), item, results, c.list);
+  return absl::OkStatus();
 }
-
 // Among the clusters `by_url` (by decreasing importance): the first whose
 // signatures cover the page, else the nearest; the first for a page that
 // could not be parsed.
@@ -327,17 +450,18 @@ Route MonitorCall::RouteByStructure(const std::vector<size_t>& by_url, const Par
   return nearest;
 }
 
-absl::Status MonitorCall::Check(const Route& route, const std::string& url, const ParsedPage& parsed) {
+absl::StatusOr<std::vector<extract::AttributeResult>> MonitorCall::Check(const Route& route, const std::string& url,
+                                                                         const ParsedPage& parsed) {
   ClusterUnderTest& c = clusters_[route.cluster];
   v1::PageCheck* pc = c.verdict.add_checks();
   pc->set_routed_by(route.how);
   auto g = c.golden.find(url);
   VERTEX_ASSIGN_OR_RETURN(std::vector<extract::AttributeResult> results,
                           CheckParsedPage(*c.rule, parsed, url, g == c.golden.end() ? nullptr : g->second, pc, list_));
-  if (!parsed.page.ok()) return absl::OkStatus();
+  if (!parsed.page.ok()) return results;
   const Agreement agreement = BestAgreement(c.signatures, parsed.vector);
   pc->set_agreement(static_cast<uint32_t>(agreement.bytes));
-  if (std::string(route.how) != "nearest" || pc->covered()) return absl::OkStatus();
+  if (std::string(route.how) != "nearest" || pc->covered()) return results;
   // A list rule's checks are its field test's (ListFieldTest).
   const std::string failure = !c.rule->record_level()              ? extract::NearestMatchFailure(*c.rule, results)
                               : pc->record_failures().empty() ? ""
@@ -349,7 +473,7 @@ absl::Status MonitorCall::Check(const Route& route, const std::string& url, cons
   } else {
     c.nearest[url] = "not covered (nearest match, " + of + "): " + failure;
   }
-  return absl::OkStatus();
+  return results;
 }
 
 absl::Status MonitorCall::FetchBellwethers(fetch::Fetcher& fetcher) {
@@ -358,18 +482,104 @@ absl::Status MonitorCall::FetchBellwethers(fetch::Fetcher& fetcher) {
     if (!c.tested) continue;
     for (const std::string& url : c.record.bellwether_urls()) {
       absl::StatusOr<fetch::FetchResult> fetched = fetcher.Fetch(url);
+      const int item = feed_.has_value() ? feed_->ItemOf(url) : -1;
+      if (item >= 0) item_obtained_[static_cast<size_t>(item)] = true;
+      obtained_.insert(url);
       if (!fetched.ok()) {
         v1::PageCheck* pc = c.verdict.add_checks();
         pc->set_url(url);
         pc->set_fetch_error(std::string(fetched.status().message()));
         pc->set_has_golden(c.golden.count(url) > 0);
+        if (item >= 0) unreachable_items_.push_back(pc->fetch_error());
         continue;
       }
-      VERTEX_RETURN_IF_ERROR(Check(Route{i, "bellwether"}, url, ParseForChecks(fetched->body, url, parser_)));
+      VERTEX_ASSIGN_OR_RETURN(const std::vector<extract::AttributeResult> results,
+                              Check(Route{i, "bellwether"}, url, ParseForChecks(fetched->body, url, parser_)));
       c.verdict.mutable_checks(c.verdict.checks_size() - 1)->set_http_status(static_cast<int32_t>(fetched->http_status));
+      c.fresh_urls.push_back(url);
+      if (feed_.has_value()) feed_->Judge(c.record.cluster_id(), url, item, results, c.list);
+      if (request_fields_.feed_repair()) {
+        v1::Page& kept = kept_.emplace_back();
+        kept.set_url(url);
+        kept.set_html(std::move(fetched->body));
+      }
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status MonitorCall::FetchFeedEntries(fetch::Fetcher* fetcher, size_t max) {
+  if (!feed_.has_value()) return absl::OkStatus();
+  size_t fetches = 0;
+  for (size_t i = 0; i < item_obtained_.size(); ++i) {
+    const std::string& link = feed_->feed().items[i].link;
+    if (item_obtained_[i] || link.empty() || obtained_.count(link) > 0) continue;
+    if (fetcher == nullptr) {
+      unreachable_items_.push_back(link + ": not among the pages, and this server fetches no page");
+      continue;
+    }
+    if (fetches >= max) {
+      unreachable_items_.push_back(absl::StrCat(link, ": not fetched (at most ", max, " entry pages per run)"));
+      continue;
+    }
+    ++fetches;
+    absl::StatusOr<fetch::FetchResult> fetched = fetcher->Fetch(link);
+    if (!fetched.ok()) {
+      unreachable_items_.push_back(std::string(fetched.status().message()));
+      continue;
+    }
+    v1::Page page;
+    page.set_url(link);
+    page.set_html(std::move(fetched->body));
+    VERTEX_RETURN_IF_ERROR(AddPage(page, static_cast<int>(i)));
+  }
+  return absl::OkStatus();
+}
+
+// feed_repair (monitor_engine.h): the run's pages become the sample
+// (Relearn), then each failed cluster's fresh pages are annotated from the
+// feed and learnt (AnnotateFromFeed). Failures go to feed->repair_errors.
+void MonitorCall::Repair(workflow::LearningApi& learning, v1::FeedCheck* feed) {
+  std::vector<const ClusterUnderTest*> failed;
+  for (const v1::ClusterFeedCheck& check : feed->clusters()) {
+    if (!check.failed()) continue;
+    for (const ClusterUnderTest& c : clusters_) {
+      if (c.record.cluster_id() == check.cluster_id() && c.tested) failed.push_back(&c);
+    }
+  }
+  if (failed.empty()) return;
+  v1::RelearnRequest relearn;
+  relearn.set_site(request_fields_.site());
+  for (v1::Page& p : kept_) {
+    if (!p.html().empty()) *relearn.add_pages() = std::move(p);
+  }
+  kept_.clear();
+  absl::StatusOr<v1::RelearnResponse> relearnt = learning.Relearn(relearn);
+  if (!relearnt.ok()) {
+    feed->add_repair_errors("relearn: " + relearnt.status().ToString());
+    return;
+  }
+  std::set<std::string> unused;  // pages Relearn could not use: not in the sample
+  for (const v1::PageError& e : relearnt->errors()) unused.insert(e.url());
+  *feed->mutable_relearn() = *std::move(relearnt);
+  for (const ClusterUnderTest* c : failed) {
+    v1::AnnotateFromFeedRequest request;
+    request.set_site(request_fields_.site());
+    request.set_feed_url(feed_source_.url);
+    request.set_feed_xml(feed_source_.xml);
+    for (const std::string& url : c->fresh_urls) {
+      if (!unused.count(url)) request.add_page_urls(url);
+    }
+    *request.mutable_field_to_attribute() = request_fields_.feed_field_to_attribute();
+    request.set_learn(true);
+    absl::StatusOr<v1::AnnotateFromFeedResponse> annotated = learning.AnnotateFromFeed(request);
+    if (!annotated.ok()) {
+      feed->add_repair_errors(c->record.cluster_id() + ": " + annotated.status().ToString());
+      continue;
+    }
+    feed->add_repaired_clusters(c->record.cluster_id());
+    for (v1::FeedClusterLearn& learnt : *annotated->mutable_clusters()) *feed->add_repairs() = std::move(learnt);
+  }
 }
 
 absl::StatusOr<v1::MonitorResponse> MonitorCall::Finish(const MonitorEngineOptions& options) {
@@ -378,14 +588,24 @@ absl::StatusOr<v1::MonitorResponse> MonitorCall::Finish(const MonitorEngineOptio
   response.set_site(request_fields_.site());
   response.set_source(supplied() ? "supplied" : "fetched");
   response.set_unrouted_pages(unrouted_);
+  v1::FeedCheck feed;
+  if (feed_.has_value()) feed = feed_->Summarise(threshold);
+  feed.set_error(feed_source_.error);
+  for (std::string& u : unreachable_items_) feed.add_unreachable(std::move(u));
+  for (std::string& u : unchecked_) feed.add_unchecked(std::move(u));
+  std::map<std::string, const v1::ClusterFeedCheck*> feed_of;
+  for (const v1::ClusterFeedCheck& c : feed.clusters()) feed_of[c.cluster_id()] = &c;
   v1::ClusterVerdict::Verdict site_verdict = v1::ClusterVerdict::NO_PAGES;
   for (ClusterUnderTest& c : clusters_) {
     if (!c.tested) continue;
     Judge(threshold, c.nearest, &c.verdict);
+    if (auto f = feed_of.find(c.record.cluster_id()); f != feed_of.end()) ApplyFeedCheck(*f->second, threshold, &c.verdict);
     if (Severity(c.verdict.verdict()) > Severity(site_verdict)) site_verdict = c.verdict.verdict();
     *response.add_clusters() = std::move(c.verdict);
   }
   response.set_verdict(site_verdict);
+  if (request_fields_.feed_repair() && feed_.has_value()) Repair(*options.learning, &feed);
+  if (HasFeed(request_fields_)) *response.mutable_feed() = std::move(feed);
   response.set_started_unix_ms(started_);
   response.set_elapsed_ms(NowMs() - started_);
   if (request_fields_.dry_run()) {
@@ -430,6 +650,7 @@ absl::StatusOr<v1::MonitorResponse> Run(const store::RuleStore& store, const Mon
     }
     VERTEX_RETURN_IF_ERROR(call->FetchBellwethers(*options.fetcher));
   }
+  VERTEX_RETURN_IF_ERROR(call->FetchFeedEntries(options.fetcher.get(), options.max_feed_fetches));
   return call->Finish(options);
 }
 

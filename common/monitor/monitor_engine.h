@@ -43,6 +43,25 @@
 //   OK           otherwise
 //   NO_PAGES     no page to test (none supplied, no bellwether stored)
 // The site's verdict is the most severe (CHANGED, BROKEN, UNREACHABLE, OK).
+//
+// Feed test (a request with feed_url or feed_xml; feed_check.h): the feed is
+// parsed (fetched through the Fetcher for a URL; a feed that cannot be
+// fetched or parsed is reported in FeedCheck.error and the run goes on
+// without the test). Every page the run obtains is also judged against it;
+// each item whose entry page is not among the supplied (or fetched
+// bellwether) pages is fetched, at most max_feed_fetches per run, and is
+// routed and tested like a supplied page (shingle and field tests too).
+// A cluster whose feed test fails is BROKEN unless it is CHANGED (a failed
+// feed test is a broken rule, like a failed field test: the verdict
+// semantics above are otherwise unchanged; NO_PAGES with feed pages that
+// pass is OK); its reason ends with the feed test's summary.
+// feed_repair: after the verdicts, when a cluster failed the feed test,
+// Relearn (through `learning`) with every fresh page of the run makes them
+// the site's sample (reusing the rules that still pass, the changed
+// cluster keeping its id), then AnnotateFromFeed with learn=true per failed
+// cluster on its fresh pages stores an accepted or candidate rule; the
+// outcomes are in FeedCheck.repairs, failed calls in repair_errors (the run
+// is still returned and recorded). The run keeps every page in memory then.
 // Every run is handed to the `record` callback for the site's history
 // (unless the request says dry_run) and returned with its evidence.
 //
@@ -78,6 +97,13 @@ struct MonitorEngineOptions {
   // or an RPC to the process that writes the store); nullptr: runs are not
   // stored, and responses say so.
   std::function<absl::Status(const v1::MonitorRun&)> record;
+  // feed_repair's Relearn and AnnotateFromFeed: the learning engine in
+  // process, or a client of the learning service; nullptr: a request with
+  // feed_repair fails with FailedPrecondition.
+  std::shared_ptr<workflow::LearningApi> learning;
+  // Entry pages of feed items fetched per run at most; items past it are
+  // reported in FeedCheck.unreachable.
+  size_t max_feed_fetches = 100;
 };
 
 class MonitorEngine final : public workflow::MonitoringApi {
@@ -86,10 +112,12 @@ class MonitorEngine final : public workflow::MonitoringApi {
   MonitorEngine(const store::RuleStore* store, MonitorEngineOptions options);
 
   // NotFound for an unknown site or a cluster_ids entry that is not one of
-  // its clusters; FailedPrecondition when it has no rule, or when pages
-  // must be fetched and there is no fetcher; InvalidArgument naming the
-  // field for a page without URL or html, a repeated URL, or a threshold
-  // outside [0, 1].
+  // its clusters; FailedPrecondition when it has no rule, when pages (or a
+  // feed_url) must be fetched and there is no fetcher, or feed_repair is
+  // asked without `learning`; InvalidArgument naming the field for a page
+  // without URL or html, a repeated URL, a threshold outside [0, 1],
+  // feed_xml that is no feed, a bad feed_field_to_attribute entry, or
+  // feed_repair without a feed or with dry_run.
   absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override;
 
   // One Monitor run whose pages come in several messages (the first
