@@ -289,11 +289,14 @@ class RemoteMonitoring final : public workflow::MonitoringApi {
         fetch_settings_(FetchSettingsOf(options)),
         budget_(StreamBudget(options)) {}
 
-  // Without pages the service fetches the bellwethers: the fetch deadline.
-  // A request over the budget goes as a MonitorStream.
+  // Without pages the service fetches the bellwethers, with a feed URL the
+  // feed's entry pages, and feed_repair learns: the fetch deadline. A
+  // request over the budget goes as a MonitorStream.
   absl::StatusOr<v1::MonitorResponse> Monitor(const v1::MonitorRequest& request) override {
     if (request.ByteSizeLong() > budget_) return MonitorStream(Chunks(request, budget_));
-    return Unary<v1::MonitorResponse>(request.pages().empty() ? fetch_settings_ : settings_,
+    const bool long_call = request.pages().empty() || !request.feed_url().empty() || !request.feed_xml().empty() ||
+                           request.feed_repair();
+    return Unary<v1::MonitorResponse>(long_call ? fetch_settings_ : settings_,
                                       [&](auto* c, auto* r) { return stub_->Monitor(c, request, r); });
   }
   // The fetch deadline: a stream carries many pages (or none: then the
@@ -309,7 +312,7 @@ class RemoteMonitoring final : public workflow::MonitoringApi {
  private:
   const std::unique_ptr<v1::MonitoringService::Stub> stub_;
   const CallSettings settings_;
-  const CallSettings fetch_settings_;  // Monitor without pages, MonitorStream
+  const CallSettings fetch_settings_;  // Monitor without pages or with a feed, MonitorStream
   const size_t budget_;
 };
 

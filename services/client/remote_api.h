@@ -5,7 +5,7 @@
 //
 // Every call gets a deadline (ConnectOptions::timeout_seconds from when it
 // starts; fetch_timeout_seconds for the calls that may fetch pages: Relearn,
-// AnnotateFromFeed, and Monitor without pages) and, when a token is given,
+// AnnotateFromFeed, and Monitor without pages or with a feed) and, when a token is given,
 // `authorization: Bearer <token>` metadata (the write RPCs need it). A
 // failed call returns its grpc::Status as an absl::Status with the same
 // canonical code and the server's message unchanged (rpc::FromGrpcStatus):
@@ -57,7 +57,7 @@ struct ConnectOptions {
   double timeout_seconds = 60;
   // Deadline of the calls that may fetch pages, politely (one request at a
   // time per host, a second apart) and so for minutes: Relearn, and Monitor
-  // of a request without pages.
+  // of a request without pages or with a feed (its entry pages, feed_repair).
   double fetch_timeout_seconds = 3600;
   // Largest message sent or received; also sets StreamBudget (also over
   // an existing channel).

@@ -1,4 +1,6 @@
 // vertex-monitoring: the monitoring service, a reader of the rule store.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "common/monitor/monitor_engine.h"
 #include "common/util/status_macros.h"
@@ -28,11 +30,17 @@ std::string Usage() {
       "store (--store) as a RocksDB secondary, like the extraction service, and stores each run in the\n"
       "site's history (GetHistory) through the learning service's RecordMonitorRun at --learning-server,\n"
       "with the token of --learning-token (default: --auth-token); without --learning-server no history\n"
-      "is kept. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n");
+      "is kept. A Monitor call may give the site's feed (feed_url or feed_xml: the feed test) and ask\n"
+      "feed_repair: the learning service at --learning-server then relearns the site from the run's\n"
+      "pages and learns the failed clusters from the feed (Relearn, AnnotateFromFeed); such a call needs\n"
+      "this server's --auth-token. SIGTERM or SIGINT: stop accepting calls, drain, close the store.\n");
 }
 
 // How long recording one run at the learning service may take.
 constexpr double kRecordTimeoutSeconds = 30;
+// How long feed_repair's Relearn and AnnotateFromFeed may take (they learn,
+// and AnnotateFromFeed may fetch pages).
+constexpr double kRepairTimeoutSeconds = 3600;
 
 std::vector<cli::FlagSpec> MonitoringFlags() {
   std::vector<cli::FlagSpec> flags = StoreFlagSpecs();
@@ -58,25 +66,39 @@ absl::StatusOr<std::string> LearningToken(const ServerArgs& parsed) {
   return token;
 }
 
-// The engine's `record`: RecordMonitorRun at --learning-server; nullptr
-// (and a log line) without it.
-absl::StatusOr<std::function<absl::Status(const v1::MonitorRun&)>> HistoryRecorder(const ServerArgs& parsed) {
-  if (!parsed.args.Has("learning-server")) {
-    spdlog::warn("no --learning-server: monitoring runs are not stored (GetHistory shows none)");
-    return nullptr;
-  }
+// A client of the learning service at --learning-server whose calls get
+// `timeout_seconds`.
+absl::StatusOr<std::shared_ptr<workflow::LearningApi>> LearningClient(const ServerArgs& parsed,
+                                                                       double timeout_seconds) {
   client::ConnectOptions options;
   options.server = parsed.args.String("learning-server", "");
   VERTEX_ASSIGN_OR_RETURN(options.token, LearningToken(parsed));
   VERTEX_ASSIGN_OR_RETURN(options.tls, rpc::ReadClientTls(parsed.args.String("learning-tls-ca", ""), "", ""));
-  options.timeout_seconds = kRecordTimeoutSeconds;
+  options.timeout_seconds = timeout_seconds;
+  options.fetch_timeout_seconds = std::max(timeout_seconds, options.fetch_timeout_seconds);
   VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<workflow::LearningApi> learning, client::ConnectLearning(options));
-  spdlog::info("monitoring runs are stored through the learning service at {}", options.server);
-  return [learning](const v1::MonitorRun& run) {
+  return learning;
+}
+
+// The engine's `record` (RecordMonitorRun) and `learning` (feed_repair) at
+// --learning-server; both null (and a log line) without it.
+absl::Status ReachLearning(const ServerArgs& parsed, monitor::MonitorEngineOptions* options) {
+  if (!parsed.args.Has("learning-server")) {
+    spdlog::warn("no --learning-server: monitoring runs are not stored (GetHistory shows none) and feed_repair "
+                 "is refused");
+    return absl::OkStatus();
+  }
+  VERTEX_ASSIGN_OR_RETURN(std::shared_ptr<workflow::LearningApi> learning,
+                          LearningClient(parsed, kRecordTimeoutSeconds));
+  VERTEX_ASSIGN_OR_RETURN(options->learning, LearningClient(parsed, kRepairTimeoutSeconds));
+  spdlog::info("monitoring runs are stored, and feed repairs learnt, through the learning service at {}",
+               parsed.args.String("learning-server", ""));
+  options->record = [learning](const v1::MonitorRun& run) {
     v1::RecordMonitorRunRequest request;
     *request.mutable_run() = run;
     return learning->RecordMonitorRun(request).status();
   };
+  return absl::OkStatus();
 }
 
 absl::Status Run(int argc, char** argv) {
@@ -86,13 +108,13 @@ absl::Status Run(int argc, char** argv) {
   monitor::MonitorEngineOptions options;
   VERTEX_ASSIGN_OR_RETURN(options.parse, ParseOptionsFromArgs(parsed->args));
   VERTEX_ASSIGN_OR_RETURN(const fetch::FetchOptions fetch_options, cli::FetchOptionsFromArgs(parsed->args));
-  VERTEX_ASSIGN_OR_RETURN(options.record, HistoryRecorder(*parsed));
+  VERTEX_RETURN_IF_ERROR(ReachLearning(*parsed, &options));
   options.fetcher = fetch::NewCurlFetcher(fetch_options);
   VERTEX_ASSIGN_OR_RETURN(std::unique_ptr<StoreReader> reader, StoreReader::Open(parsed->args, 60));
   monitor::MonitorEngine engine(reader->store(), options);
   // Monitor reads the rules afresh on every call: catching up is enough.
   VERTEX_RETURN_IF_ERROR(reader->Follow(parsed->args, [] {}));
-  MonitoringServiceImpl service(&engine);
+  MonitoringServiceImpl service(&engine, parsed->config.auth_token);
   return Serve(
       parsed->config, {&service}, nullptr, [&] { reader->Close(); },
       [&](rpc::ServerRunner& runner) { reader->PublishReadiness(runner, v1::MonitoringService::service_full_name()); },

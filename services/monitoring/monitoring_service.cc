@@ -4,11 +4,12 @@
 
 namespace vertex::server {
 
-MonitoringServiceImpl::MonitoringServiceImpl(monitor::MonitorEngine* engine) : engine_(engine) {}
+MonitoringServiceImpl::MonitoringServiceImpl(monitor::MonitorEngine* engine, std::string token)
+    : engine_(engine), token_(std::move(token)) {}
 
 grpc::Status MonitoringServiceImpl::Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                                             v1::MonitorResponse* response) {
-  return Handle(*context, "Monitor", "site=" + request->site(), false, "",
+  return Handle(*context, "Monitor", "site=" + request->site(), request->feed_repair(), token_,
                 [&] { return engine_->Monitor(*request); }, response);
 }
 
@@ -20,7 +21,8 @@ grpc::Status MonitoringServiceImpl::MonitorStream(grpc::ServerContext* context,
     return Failed("MonitorStream", "", absl::InvalidArgumentError("the stream carried no request message"));
   }
   const std::string ids = "site=" + first.site();
-  return Handle(*context, "MonitorStream", ids, false, "",
+  const bool write = first.feed_repair();
+  return Handle(*context, "MonitorStream", ids, write, token_,
                 [&] { return engine_->MonitorStream(StreamAfter(std::move(first), reader)); }, response);
 }
 

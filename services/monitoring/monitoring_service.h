@@ -1,6 +1,8 @@
 // MonitoringServiceImpl: the gRPC adapter of monitor::MonitorEngine
-// (proto/vertex/v1/monitoring.proto). Both RPCs are reads (no token): the
-// runs Monitor records are written by the engine's `record` callback. The
+// (proto/vertex/v1/monitoring.proto). The RPCs are reads (no token): the
+// runs Monitor records are written by the engine's `record` callback;
+// except a Monitor (or MonitorStream whose first message) asking
+// feed_repair, which stores rules and so needs the server's token. The
 // server sets no deadline of its own: a Monitor call that fetches pages
 // runs for as long as the client's deadline allows.
 //
@@ -16,8 +18,9 @@ namespace vertex::server {
 
 class MonitoringServiceImpl final : public v1::MonitoringService::Service {
  public:
-  // `engine` must outlive the service.
-  explicit MonitoringServiceImpl(monitor::MonitorEngine* engine);
+  // `engine` must outlive the service. `token`: the bearer token feed_repair
+  // needs ("" : none).
+  explicit MonitoringServiceImpl(monitor::MonitorEngine* engine, std::string token = "");
 
   grpc::Status Monitor(grpc::ServerContext* context, const v1::MonitorRequest* request,
                        v1::MonitorResponse* response) override;
@@ -29,6 +32,7 @@ class MonitoringServiceImpl final : public v1::MonitoringService::Service {
 
  private:
   monitor::MonitorEngine* engine_;
+  const std::string token_;
 };
 
 }  // namespace vertex::server

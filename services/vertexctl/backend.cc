@@ -157,6 +157,12 @@ absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs
     store::RuleStore* store = b.store.get();
     options.record = [store](const v1::MonitorRun& run) { return store->AppendMonitorRun(run, kOfflineHistoryKeep); };
   }
+  if (options.learning == nullptr) {
+    // feed_repair's Relearn and AnnotateFromFeed, on the same store.
+    workflow::LearningEngineOptions learning;
+    learning.fetcher = options.fetcher;
+    options.learning = std::make_shared<workflow::LearningEngine>(b.store.get(), std::move(learning));
+  }
   b.api = std::make_unique<monitor::MonitorEngine>(b.store.get(), std::move(options));
   return b;
 }

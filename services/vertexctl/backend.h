@@ -90,8 +90,9 @@ absl::StatusOr<Backend<workflow::ExtractionApi>> OpenExtraction(const ParsedArgs
 // the existing store, or a client of --server. Offline, when options.record
 // is null, the engine records its runs in that store itself
 // (RuleStore::AppendMonitorRun, keeping the newest kOfflineHistoryKeep runs
-// per site, as the learning service does by default). Errors as
-// OpenLearning.
+// per site, as the learning service does by default), and when
+// options.learning is null, feed_repair goes to a LearningEngine over that
+// store with options.fetcher. Errors as OpenLearning.
 absl::StatusOr<Backend<workflow::MonitoringApi>> OpenMonitoring(const ParsedArgs& args,
                                                                 monitor::MonitorEngineOptions options);
 

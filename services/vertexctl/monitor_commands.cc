@@ -7,9 +7,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/site/page_file.h"
+#include "common/util/file.h"
 #include "common/util/status_macros.h"
 #include "services/common/engine_flags.h"
 #include "services/common/health_client.h"
@@ -44,6 +46,12 @@ std::vector<FlagSpec> MonitorFlags() {
                     monitor::MonitorEngineOptions().threshold, ")")},
       {"cluster", "ID", "test only this cluster; repeat the flag or give a comma-separated list (default: all)"},
       {"dry-run", "", "do not store the run in the site's history"},
+      {"feed", "URL|FILE",
+       "the site's RSS/Atom feed (an http(s) URL, fetched by the service, or a file): the feed test"},
+      {"feed-repair", "", "--feed: relearn the clusters failing the feed test from the feed (stores rules)"},
+      {"feed-field", "FIELD=ATTRIBUTE",
+       "--feed: compare feed FIELD (title, date, author, link, body, categories) with ATTRIBUTE; repeat the flag "
+       "(default: title, date, author, link with the attributes of those names)"},
       {"json", "", "print the MonitorResponse as one line of JSON instead of the report"},
       UrlFlag("the URL of the one page file given (its <base href> ignored); an error with several"),
   };
@@ -57,6 +65,7 @@ std::vector<FlagSpec> MonitorFlags() {
 constexpr char kMonitorUsage[] =
     "usage: vertexctl monitor SITE [PAGE_DIR_OR_FILE...] (--store DIR | --server HOST:PORT)\n"
     "                         [--threshold R] [--cluster ID]... [--dry-run] [--json]\n"
+    "                         [--feed URL|FILE [--feed-repair] [--feed-field FIELD=ATTRIBUTE]...]\n"
     "\n"
     "Asks whether the site's templates changed since its rules were learnt (Vertex IV-B). Each\n"
     "cluster with a rule is tested on fresh versions of its bellwether pages: the pages given\n"
@@ -68,6 +77,17 @@ constexpr char kMonitorUsage[] =
     "host). On each page: the shingle test (does the cluster's signature cover it?) and the field\n"
     "test (mandatory attributes extracted, constant attributes equal to their golden values?).\n"
     "The run is stored in the site's history (vertexctl history) unless --dry-run.\n"
+    "\n"
+    "With --feed, the feed test too: each feed item's entry page (among the pages given, else\n"
+    "fetched by the service) must give the item's title, date, author and link under the current\n"
+    "rule, and list pages (home, archives) the feed's titles in feed order; a cluster where a\n"
+    "field disagrees on more than the threshold of its pages is BROKEN (unless CHANGED). One line\n"
+    "per cluster judged follows the clusters:\n"
+    "  feed c1  FAILED  11 pages: title 1/11, date 11/11, author 11/11, link 11/11\n"
+    "--feed-repair (needs --feed; not with --dry-run; a write: --token online) then relearns the\n"
+    "site from the run's pages (as vertexctl relearn does) and learns each failed cluster from the\n"
+    "feed with no editor (AnnotateFromFeed with learn): the rule is accepted when it reproduces the\n"
+    "feed on pages it was not learnt from, else stored as a candidate (vertexctl rules accept).\n"
     "\n"
     "Prints one line per cluster tested, with its verdict, counts and why, then up to 5 failing\n"
     "pages indented, then the site's verdict:\n"
@@ -83,6 +103,37 @@ constexpr char kMonitorUsage[] =
     "3 when UNREACHABLE, 1 on any error (usage errors included).\n"
     "\n";
 
+// Feeds larger than this are refused by the parser anyway.
+constexpr size_t kMaxFeedBytes = size_t{16} << 20;
+
+// --feed (a URL, or a file read into feed_xml), --feed-repair, --feed-field.
+absl::Status FeedOfFlags(const ParsedArgs& a, v1::MonitorRequest* request) {
+  if (!a.Has("feed")) {
+    if (a.Has("feed-repair") || a.Has("feed-field")) {
+      return absl::InvalidArgumentError("--feed-repair and --feed-field need --feed URL|FILE");
+    }
+    return absl::OkStatus();
+  }
+  const std::string feed = a.String("feed", "");
+  if (absl::StartsWith(feed, "http://") || absl::StartsWith(feed, "https://")) {
+    request->set_feed_url(feed);
+  } else {
+    absl::StatusOr<std::string> xml = util::ReadFile(feed, kMaxFeedBytes);
+    if (!xml.ok()) return absl::InvalidArgumentError("--feed " + feed + ": " + std::string(xml.status().message()));
+    if (xml->empty()) return absl::InvalidArgumentError("--feed " + feed + ": the file is empty");
+    request->set_feed_xml(*std::move(xml));
+  }
+  request->set_feed_repair(a.Has("feed-repair"));
+  for (const std::string& pair : a.List("feed-field")) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size()) {
+      return absl::InvalidArgumentError("--feed-field wants FIELD=ATTRIBUTE, not '" + pair + "'");
+    }
+    (*request->mutable_feed_field_to_attribute())[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::MonitorRequest> MonitorRequestOf(const ParsedArgs& a) {
   if (a.positional.empty()) return absl::InvalidArgumentError("no SITE given (see --help)");
   v1::MonitorRequest request;
@@ -97,6 +148,7 @@ absl::StatusOr<v1::MonitorRequest> MonitorRequestOf(const ParsedArgs& a) {
   }
   for (const std::string& id : a.List("cluster")) request.add_cluster_ids(id);
   request.set_dry_run(a.Has("dry-run"));
+  VERTEX_RETURN_IF_ERROR(FeedOfFlags(a, &request));
   return request;
 }
 
@@ -164,10 +216,37 @@ std::string SiteReport(const v1::MonitorResponse& r) {
                       r.source(), ", ", r.unrouted_pages(), " unrouted; ", recorded, "\n");
 }
 
+// The feed test: one line per cluster judged, the items not reached, and
+// the repairs.
+std::string FeedReport(const v1::FeedCheck& f) {
+  if (!f.error().empty()) return "feed: no feed test: " + f.error() + "\n";
+  std::string out = absl::StrCat("feed ", f.feed_format(), ", ", Count(f.items(), "item"), ": ",
+                                 Count(f.entry_pages(), "entry page"), " and ", Count(f.list_pages(), "list page"),
+                                 " judged, ", f.unreachable_size(), " unreachable, ", f.unchecked_size(),
+                                 " judged by no rule\n");
+  for (const v1::ClusterFeedCheck& c : f.clusters()) {
+    std::vector<std::string> fields;
+    for (const v1::ClusterFeedCheck::Field& x : c.fields()) {
+      fields.push_back(absl::StrCat(x.field(), " ", x.agree(), "/", x.pages()));
+    }
+    absl::StrAppend(&out, "  feed ", c.cluster_id(), "  ", c.failed() ? "FAILED" : "OK", "  ", Count(c.pages(), "page"),
+                    ": ", absl::StrJoin(fields, ", "), "\n");
+  }
+  for (const std::string& u : f.unreachable()) absl::StrAppend(&out, "    unreachable: ", u, "\n");
+  for (const std::string& e : f.repair_errors()) absl::StrAppend(&out, "  repair failed: ", e, "\n");
+  for (const v1::FeedClusterLearn& l : f.repairs()) {
+    absl::StrAppend(&out, "  repair ", l.cluster_id(), "  ", v1::FeedClusterLearn::Outcome_Name(l.outcome()),
+                    l.version() > 0 ? absl::StrCat(" v", l.version()) : "", l.reason().empty() ? "" : ": " + l.reason(),
+                    "\n");
+  }
+  return out;
+}
+
 void PrintMonitorReport(const v1::MonitorResponse& r) {
   size_t width = 0;
   for (const v1::ClusterVerdict& c : r.clusters()) width = std::max(width, c.cluster_id().size());
   for (const v1::ClusterVerdict& c : r.clusters()) std::cout << ClusterReport(c, width);
+  if (r.has_feed()) std::cout << FeedReport(r.feed());
   std::cout << SiteReport(r);
 }
 

@@ -20,7 +20,8 @@ constexpr char kUsage[] =
     "vertexd, the embedded default of Vertex: the learning, extraction and monitoring services\n"
     "(vertex.v1.LearningService, ExtractionService, MonitoringService) in one process, over one RocksDB\n"
     "rule store (--store; created when missing), on one port. A rule Learn stores is used by the next\n"
-    "Extract call. Monitor stores its runs in the site's history (GetHistory); it and Relearn fetch\n"
+    "Extract call. Monitor stores its runs in the site's history (GetHistory), tests the site's feed when\n"
+    "given one, and with feed_repair relearns the failed clusters from the feed; it and Relearn fetch\n"
     "pages when the request supplies none (the --fetch-* flags; robots.txt obeyed unless\n"
     "--ignore-robots, one request at a time per host). Write RPCs need `authorization: Bearer TOKEN`\n"
     "when --auth-token is set. With --max-concurrent-extractions N, at most N pages are extracted at\n"
@@ -74,11 +75,14 @@ absl::Status Run(int argc, char** argv) {
     *request.mutable_run() = run;
     return learning.RecordMonitorRun(request).status();
   };
+  // feed_repair's Relearn and AnnotateFromFeed: the engine in process (not
+  // owned: it outlives the monitor engine).
+  monitor_options.learning = std::shared_ptr<workflow::LearningApi>(std::shared_ptr<void>(), &learning);
   monitor::MonitorEngine monitor_engine(store.get(), monitor_options);
   LearningServiceImpl learning_service(&learning, &hub, parsed->config.auth_token);
   util::FifoSemaphore extractions(max_extractions);
   ExtractionServiceImpl extraction_service(&extraction, &extractions);
-  MonitoringServiceImpl monitoring_service(&monitor_engine);
+  MonitoringServiceImpl monitoring_service(&monitor_engine, parsed->config.auth_token);
   const std::vector<grpc::Service*> services = {&learning_service, &extraction_service, &monitoring_service};
   std::vector<rpc::Collector> collectors = writer.Collectors();
   collectors.push_back(AdmissionCollector(&extractions));
