@@ -78,7 +78,8 @@ TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
   }
   r = RunVertexctl("monitor --help");
   for (const char* text : {"--threshold R", "--cluster ID", "--dry-run", "--json", "0 when the site's verdict is OK",
-                           "2 when CHANGED or BROKEN", "3 when UNREACHABLE"}) {
+                           "2 when CHANGED or BROKEN", "3 when UNREACHABLE", "--feed URL|FILE", "--feed-repair",
+                           "--feed-field FIELD=ATTRIBUTE", "feed c1  FAILED"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << "monitor --help lacks " << text;
   }
   r = RunVertexctl("extract --help");
@@ -106,6 +107,10 @@ TEST(VertexctlTest, UsageErrorsNameTheirInput) {
       {"cluster --threshold", 2, "--threshold needs a value"},
       {"cluster /no/such/dir", 1, "'/no/such/dir' does not exist"},
       {"demo --products -3", 2, "--products must be an integer"},
+      {"monitor blog --store /no/such/store --feed-repair", 1, "--feed-repair and --feed-field need --feed"},
+      {"monitor blog --store /no/such/store --feed /no/such/feed.xml", 1, "--feed /no/such/feed.xml: "},
+      {"monitor blog --store /no/such/store --feed http://blog.example/feed/ --feed-field title", 1,
+       "--feed-field wants FIELD=ATTRIBUTE, not 'title'"},
   };
   for (const Case& c : cases) {
     const Result r = RunVertexctl(c.args);

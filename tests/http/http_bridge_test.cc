@@ -215,5 +215,39 @@ TEST(MessageToJson, ProtoNamesEveryPrimitiveInt64AsStringEnumsByName) {
   EXPECT_THAT(MessageToJson(c), HasSubstr("\"cluster_id\":\"\""));
 }
 
+// The readable monitor route carries feed monitoring's fields both ways
+// (issue 15 item 4): feed_xml as base64, the field map, feed_repair; the
+// response's feed test by its proto names.
+TEST(BuildRequestMessage, TheMonitorRouteCarriesTheFeedFields) {
+  BridgeRequest r;
+  r.body = R"({"feed_url": "http://blog.example/feed/", "feed_xml": "PHJzcy8+", "feed_repair": true,
+               "feed_field_to_attribute": {"title": "headline"}})";
+  r.content_type = "application/json";
+  r.path_params = {{"site", "blog"}};
+  auto m = BuildRequestMessage(Method("vertex.v1.MonitoringService", "Monitor"), r);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const auto& monitor = dynamic_cast<const v1::MonitorRequest&>(**m);
+  EXPECT_EQ(monitor.site(), "blog");
+  EXPECT_EQ(monitor.feed_url(), "http://blog.example/feed/");
+  EXPECT_EQ(monitor.feed_xml(), "<rss/>");
+  EXPECT_TRUE(monitor.feed_repair());
+  EXPECT_EQ(monitor.feed_field_to_attribute().at("title"), "headline");
+  r.body.clear();
+  r.query = {{"feed_url", "http://blog.example/feed/"}, {"feed_repair", "true"}};
+  m = BuildRequestMessage(Method("vertex.v1.MonitoringService", "Monitor"), r);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(dynamic_cast<const v1::MonitorRequest&>(**m).feed_repair());
+
+  v1::MonitorResponse response;
+  v1::ClusterFeedCheck* c = response.mutable_feed()->add_clusters();
+  c->set_cluster_id("c1");
+  c->add_failing_fields("title");
+  response.mutable_feed()->add_repairs()->set_outcome(v1::FeedClusterLearn::CANDIDATE);
+  const std::string json = MessageToJson(response);
+  EXPECT_THAT(json, HasSubstr("\"failing_fields\":[\"title\"]"));
+  EXPECT_THAT(json, HasSubstr("\"outcome\":\"CANDIDATE\""));
+  EXPECT_THAT(json, HasSubstr("\"repair_errors\":[]"));
+}
+
 }  // namespace
 }  // namespace vertex::http
