@@ -582,6 +582,20 @@ TEST_F(ServicesTest, VertexdRecordsMonitoringRuns) {
   ASSERT_TRUE(verdict.ok()) << verdict.status();
   EXPECT_EQ(verdict->source(), "fetched");
   EXPECT_NE(verdict->verdict(), v1::ClusterVerdict::CHANGED) << verdict->ShortDebugString();
+  // With a feed (here one without items: nothing to judge, nothing to
+  // repair), feed_repair is a write: refused without the token.
+  v1::MonitorRequest with_feed = MonitorAll(*demo_);
+  with_feed.set_feed_xml("<rss version=\"2.0\"><channel><title>t</title><link>http://x.test/</link></channel></rss>");
+  with_feed.set_feed_repair(true);
+  auto anonymous = client::ConnectMonitoring(Options(vertexd.address(), "")).value();
+  absl::Status refused = anonymous->Monitor(with_feed).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kUnauthenticated) << refused;
+  verdict = monitoring->Monitor(with_feed);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->feed().feed_format(), "rss2.0");
+  EXPECT_EQ(verdict->feed().items(), 0u);
+  EXPECT_EQ(verdict->feed().repairs_size(), 0);
+  EXPECT_EQ(verdict->verdict(), v1::ClusterVerdict::OK) << verdict->ShortDebugString();
 }
 
 // A record-level site through vertexd's gRPC services, no editor: the
