@@ -11,6 +11,7 @@ namespace vertex::monitor {
 namespace {
 
 constexpr int kMaxEvidence = 5;
+constexpr char kNotJudged[] = "-";
 constexpr size_t kMaxShown = 80;  // characters of a value in evidence
 
 const std::vector<std::string>& KnownFields() {
@@ -171,42 +172,59 @@ void FeedTest::JudgeEntry(v1::ClusterFeedCheck* check, const std::string& url, c
 bool FeedTest::JudgeList(v1::ClusterFeedCheck* check, const std::string& url,
                          const std::vector<std::string>& titles) const {
   v1::ClusterFeedCheck::Field* f = FieldOf(check, kListTitlesField);
-  const size_t n = feed_.items.size();
   if (titles.empty()) {
     Count(f, false, url + ": rule gives no title on a list page");
     return true;
   }
-  auto matches = [&](size_t title, size_t item) {
-    return feed::ValueMatchesFeed("title", titles[title], feed_.items[item], url);
-  };
-  size_t start = n;
-  if (!home_.empty() && feed::NormalizeUrl(url) == home_) {
-    start = 0;
-  } else {
-    for (size_t i = 0; i < n && start == n; ++i) {
-      if (matches(0, i)) start = i;
-    }
-    if (start == n) {
-      bool any = false;
-      for (size_t t = 1; t < titles.size() && !any; ++t) {
-        for (size_t i = 0; i < n && !any; ++i) any = matches(t, i);
-      }
-      if (!any) return false;  // older than the feed: nothing to compare with
-      Count(f, false, absl::StrCat(url, ": rule gives \"", Shown(titles[0]), "\" first, no feed item"));
-      return true;
-    }
-  }
-  const size_t k = std::min(titles.size(), n - start);
-  for (size_t j = 0; j < k; ++j) {
-    if (!matches(j, start + j)) {
-      Count(f, false,
-            absl::StrCat(url, ": title ", j + 1, " of ", titles.size(), " is \"", Shown(titles[j]), "\", the feed's item ",
-                         start + j + 1, " \"", Shown(feed_.items[start + j].title), "\""));
-      return true;
-    }
-  }
-  Count(f, true, "");
+  const std::string why = !home_.empty() && feed::NormalizeUrl(url) == home_ ? HomeMismatch(url, titles)
+                                                                              : ListMismatch(url, titles);
+  if (why == kNotJudged) return false;
+  Count(f, why.empty(), why);
   return true;
+}
+
+// The home page shows every post, newest first: its titles are the feed's
+// first k items. "" when they are; else why not.
+std::string FeedTest::HomeMismatch(const std::string& url, const std::vector<std::string>& titles) const {
+  const size_t k = std::min(titles.size(), feed_.items.size());
+  for (size_t j = 0; j < k; ++j) {
+    if (!feed::ValueMatchesFeed("title", titles[j], feed_.items[j], url)) {
+      return absl::StrCat(url, ": title ", j + 1, " of ", titles.size(), " is \"", Shown(titles[j]),
+                          "\", the feed's item ", j + 1, " \"", Shown(feed_.items[j].title), "\"");
+    }
+  }
+  return "";
+}
+
+// Another list page (older page, archive, category) shows a newest-first
+// selection of posts: the titles that are feed items come first, in feed
+// order; titles after them are older than the feed. kNotJudged when no
+// title is a feed item; "" when the order holds; else why not.
+std::string FeedTest::ListMismatch(const std::string& url, const std::vector<std::string>& titles) const {
+  const size_t n = feed_.items.size();
+  auto item_of = [&](size_t title, size_t from) {
+    for (size_t i = from; i < n; ++i) {
+      if (feed::ValueMatchesFeed("title", titles[title], feed_.items[i], url)) return i;
+    }
+    return n;
+  };
+  size_t next = 0;             // feed items before it are taken
+  size_t first_other = n;      // the first title that is no feed item after `next`
+  bool any = false;
+  for (size_t t = 0; t < titles.size(); ++t) {
+    const size_t i = item_of(t, next);
+    if (i < n && first_other == n) {
+      next = i + 1;
+      any = true;
+      continue;
+    }
+    if (i < n || (next > 0 && item_of(t, 0) < next)) {
+      return absl::StrCat(url, ": title ", t + 1, " of ", titles.size(), " \"", Shown(titles[t]),
+                          "\" is out of the feed's order");
+    }
+    if (first_other == n) first_other = t;
+  }
+  return any ? "" : kNotJudged;
 }
 
 v1::FeedCheck FeedTest::Summarise(double threshold) const {

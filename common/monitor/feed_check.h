@@ -12,13 +12,15 @@
 //               judged on that page.
 //   list page   another page where the rule gives at least two titles, or
 //               any page of a list cluster (most of its golden extractions
-//               hold several titles): its titles must be consecutive feed
-//               items in feed order, k = min(titles, items left) of them.
-//               The home page (the feed's own link) must start at the
-//               feed's first item; another list page starts at the item
-//               its first title matches, and is not judged when no title
-//               on it is a feed item (an archive older than the feed). A
-//               list page with no title fails.
+//               hold several titles). The home page (the feed's own link)
+//               shows every post: its first k titles must be the feed's
+//               first k items, k = min(titles, items). Another list page
+//               (older page, monthly archive, category) shows a newest-first
+//               selection: the titles that are feed items must come first
+//               and in feed order (titles after them are older posts); it
+//               is not judged when none of its titles is a feed item (an
+//               archive older than the feed). A list page with no title
+//               fails.
 // Per cluster and field, the share of judged pages that disagree; above
 // the run's threshold the field fails and so does the cluster's feed test.
 //
@@ -85,6 +87,8 @@ class FeedTest {
   void JudgeEntry(v1::ClusterFeedCheck* check, const std::string& url, const feed::FeedItem& item,
                   const std::vector<extract::AttributeResult>& results) const;
   bool JudgeList(v1::ClusterFeedCheck* check, const std::string& url, const std::vector<std::string>& titles) const;
+  std::string HomeMismatch(const std::string& url, const std::vector<std::string>& titles) const;
+  std::string ListMismatch(const std::string& url, const std::vector<std::string>& titles) const;
   v1::ClusterFeedCheck* ClusterCheck(const std::string& cluster_id);
 
   feed::Feed feed_;
