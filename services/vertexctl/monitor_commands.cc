@@ -48,6 +48,7 @@ std::vector<FlagSpec> MonitorFlags() {
       {"dry-run", "", "do not store the run in the site's history"},
       {"feed", "URL|FILE",
        "the site's RSS/Atom feed (an http(s) URL, fetched by the service, or a file): the feed test"},
+      {"feed-url", "URL", "with --feed FILE: the URL the feed was read from (the base of its relative links)"},
       {"feed-repair", "", "--feed: relearn the clusters failing the feed test from the feed (stores rules)"},
       {"feed-field", "FIELD=ATTRIBUTE",
        "--feed: compare feed FIELD (title, date, author, link, body, categories) with ATTRIBUTE; repeat the flag "
@@ -65,7 +66,8 @@ std::vector<FlagSpec> MonitorFlags() {
 constexpr char kMonitorUsage[] =
     "usage: vertexctl monitor SITE [PAGE_DIR_OR_FILE...] (--store DIR | --server HOST:PORT)\n"
     "                         [--threshold R] [--cluster ID]... [--dry-run] [--json]\n"
-    "                         [--feed URL|FILE [--feed-repair] [--feed-field FIELD=ATTRIBUTE]...]\n"
+    "                         [--feed URL|FILE [--feed-url URL] [--feed-repair]\n"
+    "                          [--feed-field FIELD=ATTRIBUTE]...]\n"
     "\n"
     "Asks whether the site's templates changed since its rules were learnt (Vertex IV-B). Each\n"
     "cluster with a rule is tested on fresh versions of its bellwether pages: the pages given\n"
@@ -109,15 +111,17 @@ constexpr size_t kMaxFeedBytes = size_t{16} << 20;
 // --feed (a URL, or a file read into feed_xml), --feed-repair, --feed-field.
 absl::Status FeedOfFlags(const ParsedArgs& a, v1::MonitorRequest* request) {
   if (!a.Has("feed")) {
-    if (a.Has("feed-repair") || a.Has("feed-field")) {
-      return absl::InvalidArgumentError("--feed-repair and --feed-field need --feed URL|FILE");
+    if (a.Has("feed-repair") || a.Has("feed-field") || a.Has("feed-url")) {
+      return absl::InvalidArgumentError("--feed-repair, --feed-field and --feed-url need --feed URL|FILE");
     }
     return absl::OkStatus();
   }
   const std::string feed = a.String("feed", "");
   if (absl::StartsWith(feed, "http://") || absl::StartsWith(feed, "https://")) {
+    if (a.Has("feed-url")) return absl::InvalidArgumentError("--feed-url goes with --feed FILE, not a URL");
     request->set_feed_url(feed);
   } else {
+    request->set_feed_url(a.String("feed-url", ""));
     absl::StatusOr<std::string> xml = util::ReadFile(feed, kMaxFeedBytes);
     if (!xml.ok()) return absl::InvalidArgumentError("--feed " + feed + ": " + std::string(xml.status().message()));
     if (xml->empty()) return absl::InvalidArgumentError("--feed " + feed + ": the file is empty");

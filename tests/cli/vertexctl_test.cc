@@ -79,7 +79,7 @@ TEST(VertexctlTest, HelpTellsTheCommandsAndFlags) {
   r = RunVertexctl("monitor --help");
   for (const char* text : {"--threshold R", "--cluster ID", "--dry-run", "--json", "0 when the site's verdict is OK",
                            "2 when CHANGED or BROKEN", "3 when UNREACHABLE", "--feed URL|FILE", "--feed-repair",
-                           "--feed-field FIELD=ATTRIBUTE", "feed c1  FAILED"}) {
+                           "--feed-field FIELD=ATTRIBUTE", "--feed-url URL", "feed c1  FAILED"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << "monitor --help lacks " << text;
   }
   r = RunVertexctl("extract --help");
@@ -107,7 +107,9 @@ TEST(VertexctlTest, UsageErrorsNameTheirInput) {
       {"cluster --threshold", 2, "--threshold needs a value"},
       {"cluster /no/such/dir", 1, "'/no/such/dir' does not exist"},
       {"demo --products -3", 2, "--products must be an integer"},
-      {"monitor blog --store /no/such/store --feed-repair", 1, "--feed-repair and --feed-field need --feed"},
+      {"monitor blog --store /no/such/store --feed-repair", 1, "--feed-repair, --feed-field and --feed-url need --feed"},
+      {"monitor blog --store /no/such/store --feed http://blog.example/feed/ --feed-url http://x/", 1,
+       "--feed-url goes with --feed FILE"},
       {"monitor blog --store /no/such/store --feed /no/such/feed.xml", 1, "--feed /no/such/feed.xml: "},
       {"monitor blog --store /no/such/store --feed http://blog.example/feed/ --feed-field title", 1,
        "--feed-field wants FIELD=ATTRIBUTE, not 'title'"},
