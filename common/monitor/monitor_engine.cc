@@ -291,7 +291,8 @@ class MonitorCall {
   // entry page it is, or -1.
   absl::Status AddPage(const v1::Page& page, int item);
   void Unchecked(int item, const std::string& url, const std::string& why);
-  void Repair(workflow::LearningApi& learning, v1::FeedCheck* feed);
+  void Repair(workflow::LearningApi& learning, const google::protobuf::RepeatedPtrField<v1::ClusterVerdict>& verdicts,
+              v1::FeedCheck* feed);
 
   v1::MonitorRequest request_fields_;  // the request without its pages
   extract::SiteExtractor extractor_;
@@ -536,16 +537,21 @@ absl::Status MonitorCall::FetchFeedEntries(fetch::Fetcher* fetcher, size_t max) 
   return absl::OkStatus();
 }
 
-// feed_repair (monitor_engine.h): the run's pages become the sample
-// (Relearn), then each failed cluster's fresh pages are annotated from the
-// feed and learnt (AnnotateFromFeed). Failures go to feed->repair_errors.
-void MonitorCall::Repair(workflow::LearningApi& learning, v1::FeedCheck* feed) {
-  std::vector<const ClusterUnderTest*> failed;
-  for (const v1::ClusterFeedCheck& check : feed->clusters()) {
-    if (!check.failed()) continue;
-    for (const ClusterUnderTest& c : clusters_) {
-      if (c.record.cluster_id() == check.cluster_id() && c.tested) failed.push_back(&c);
+// feed_repair (monitor_engine.h): when a cluster is CHANGED or BROKEN, the
+// run's pages become the sample (Relearn), then each such cluster's fresh
+// pages are annotated from the feed and learnt (AnnotateFromFeed). Failures
+// go to feed->repair_errors.
+void MonitorCall::Repair(workflow::LearningApi& learning,
+                         const google::protobuf::RepeatedPtrField<v1::ClusterVerdict>& verdicts, v1::FeedCheck* feed) {
+  std::set<std::string> failing;  // CHANGED or BROKEN, the feed test included
+  for (const v1::ClusterVerdict& v : verdicts) {
+    if (v.verdict() == v1::ClusterVerdict::CHANGED || v.verdict() == v1::ClusterVerdict::BROKEN) {
+      failing.insert(v.cluster_id());
     }
+  }
+  std::vector<const ClusterUnderTest*> failed;
+  for (const ClusterUnderTest& c : clusters_) {
+    if (c.tested && !c.fresh_urls.empty() && failing.count(c.record.cluster_id()) > 0) failed.push_back(&c);
   }
   if (failed.empty()) return;
   v1::RelearnRequest relearn;
@@ -604,7 +610,7 @@ absl::StatusOr<v1::MonitorResponse> MonitorCall::Finish(const MonitorEngineOptio
     *response.add_clusters() = std::move(c.verdict);
   }
   response.set_verdict(site_verdict);
-  if (request_fields_.feed_repair() && feed_.has_value()) Repair(*options.learning, &feed);
+  if (request_fields_.feed_repair() && feed_.has_value()) Repair(*options.learning, response.clusters(), &feed);
   if (HasFeed(request_fields_)) *response.mutable_feed() = std::move(feed);
   response.set_started_unix_ms(started_);
   response.set_elapsed_ms(NowMs() - started_);

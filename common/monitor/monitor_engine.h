@@ -55,11 +55,12 @@
 // feed test is a broken rule, like a failed field test: the verdict
 // semantics above are otherwise unchanged; NO_PAGES with feed pages that
 // pass is OK); its reason ends with the feed test's summary.
-// feed_repair: after the verdicts, when a cluster failed the feed test,
-// Relearn (through `learning`) with every fresh page of the run makes them
-// the site's sample (reusing the rules that still pass, the changed
-// cluster keeping its id), then AnnotateFromFeed with learn=true per failed
-// cluster on its fresh pages stores an accepted or candidate rule; the
+// feed_repair: after the verdicts, when a cluster is CHANGED or BROKEN (the
+// feed test included: a changed template whose pages show feed items is
+// repaired too), Relearn (through `learning`) with every fresh page of the
+// run makes them the site's sample (reusing the rules that still pass, the
+// changed cluster keeping its id), then AnnotateFromFeed with learn=true per
+// such cluster on its fresh pages stores an accepted or candidate rule; the
 // outcomes are in FeedCheck.repairs, failed calls in repair_errors (the run
 // is still returned and recorded). The run keeps every page in memory then.
 // Every run is handed to the `record` callback for the site's history

@@ -425,6 +425,46 @@ TEST_F(FeedMonitorTest, ARepairThatFailsIsReportedAndTheRunStillRecorded) {
   EXPECT_EQ(recording->annotations.size(), 1u) << "no annotation without the fresh sample";
 }
 
+// A list template that changed (every list page wrapped in new markup: not
+// covered any more) while its rule still gives the feed's titles: CHANGED by
+// the shingle test alone, and repaired too.
+TEST_F(FeedMonitorTest, FeedRepairAlsoTakesAClusterChangedByItsShingles) {
+  auto recording = std::make_shared<RecordingLearning>(learning_.get());
+  recording_ = recording;
+  MonitorEngine engine(store_.get(), Options());
+  v1::MonitorRequest request = Request(kFeedItems);
+  request.set_feed_repair(true);
+  std::set<std::string> lists;
+  for (v1::Page& p : *request.mutable_pages()) {
+    if (p.url() != ListUrl(0) && p.url() != ListUrl(1)) continue;
+    lists.insert(p.url());
+    std::string wrapped = "<div class=\"main\">";
+    for (int i = 0; i < 12; ++i) wrapped += "<section><header><nav><ul><li><span><em>new</em></span></li></ul></nav></header>";
+    for (int i = 0; i < 12; ++i) wrapped += "</section>";
+    const size_t main = p.html().find("<div id=\"main\">");
+    ASSERT_NE(main, std::string::npos);
+    std::string html = p.html();
+    p.set_html(html.insert(main, wrapped + "</div>"));
+  }
+  absl::StatusOr<v1::MonitorResponse> r = engine.Monitor(request);
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::string list_cluster;
+  for (const v1::ClusterVerdict& v : r->clusters()) {
+    if (v.cluster_id() != EntryCluster()) list_cluster = v.cluster_id();
+  }
+  const v1::ClusterFeedCheck* feed = Check(*r, list_cluster);
+  ASSERT_NE(feed, nullptr);
+  EXPECT_FALSE(feed->failed()) << "the rule still gives the feed's titles";
+  for (const v1::ClusterVerdict& v : r->clusters()) {
+    if (v.cluster_id() == list_cluster) EXPECT_EQ(v.verdict(), v1::ClusterVerdict::CHANGED) << v.reason();
+  }
+  ASSERT_EQ(recording->annotations.size(), 1u);
+  EXPECT_EQ(std::set<std::string>(recording->annotations[0].page_urls().begin(),
+                                  recording->annotations[0].page_urls().end()),
+            lists);
+  EXPECT_EQ(r->feed().repaired_clusters_size(), 1);
+}
+
 TEST_F(FeedMonitorTest, NoRepairWhenTheFeedTestPasses) {
   auto recording = std::make_shared<RecordingLearning>(learning_.get());
   recording_ = recording;
