@@ -291,6 +291,8 @@ class MonitorCall {
   // entry page it is, or -1.
   absl::Status AddPage(const v1::Page& page, int item);
   void Unchecked(int item, const std::string& url, const std::string& why);
+  // The feed test's outcome (FeedCheck), its lists moved out.
+  v1::FeedCheck SummariseFeed(double threshold);
   void Repair(workflow::LearningApi& learning, const google::protobuf::RepeatedPtrField<v1::ClusterVerdict>& verdicts,
               v1::FeedCheck* feed);
 
@@ -588,17 +590,22 @@ void MonitorCall::Repair(workflow::LearningApi& learning,
   }
 }
 
+v1::FeedCheck MonitorCall::SummariseFeed(double threshold) {
+  v1::FeedCheck feed;
+  if (feed_.has_value()) feed = feed_->Summarise(threshold);
+  feed.set_error(feed_source_.error);
+  for (std::string& u : unreachable_items_) feed.add_unreachable(std::move(u));
+  for (std::string& u : unchecked_) feed.add_unchecked(std::move(u));
+  return feed;
+}
+
 absl::StatusOr<v1::MonitorResponse> MonitorCall::Finish(const MonitorEngineOptions& options) {
   const double threshold = request_fields_.threshold() > 0 ? request_fields_.threshold() : options.threshold;
   v1::MonitorResponse response;
   response.set_site(request_fields_.site());
   response.set_source(supplied() ? "supplied" : "fetched");
   response.set_unrouted_pages(unrouted_);
-  v1::FeedCheck feed;
-  if (feed_.has_value()) feed = feed_->Summarise(threshold);
-  feed.set_error(feed_source_.error);
-  for (std::string& u : unreachable_items_) feed.add_unreachable(std::move(u));
-  for (std::string& u : unchecked_) feed.add_unchecked(std::move(u));
+  v1::FeedCheck feed = SummariseFeed(threshold);
   std::map<std::string, const v1::ClusterFeedCheck*> feed_of;
   for (const v1::ClusterFeedCheck& c : feed.clusters()) feed_of[c.cluster_id()] = &c;
   v1::ClusterVerdict::Verdict site_verdict = v1::ClusterVerdict::NO_PAGES;
