@@ -22,6 +22,8 @@
 #   bash deploy/vertex.sh bench scale [SWDE_DIR]        vertexd (the primary) + 3 extraction replicas: load_gen scale
 #                                                       drives N = 1, 2, 3 of them at peak with client-side round
 #                                                       robin; pages/s total and per replica, CPU, spread
+#   bash deploy/vertex.sh bench feed [FLAGS]           WTM's Table 5 on 20 generated blogs learnt from their feeds (no
+#                                                       editor) and P/R on held-out pages (bench/feed_eval.cc)
 #   bash deploy/vertex.sh bench http [FLAGS]           Extract over the HTTP/JSON face against gRPC unary, same vertexd
 #                                                       and page, alternating: p50/p90/p99 each (--calls N, default 1000)
 #   bash deploy/vertex.sh bench memory                  RSS of vertexd and a replica over 100 sites x 20 clusters
@@ -419,6 +421,12 @@ case "$cmd" in
       stop_servers || status=1
       grep -h "extraction admission" "$tmp/capped.log" "$tmp/uncapped.log" || true
       exit "$status"
+    fi
+    if [ "${1:-}" = "feed" ]; then
+      # bench feed [--small] [--posts N] [--json]: WTM's Table 5 on 20 generated blogs, learnt from
+      # their feeds with no editor, and P/R on held-out entry and archive pages (bench/feed_eval.cc).
+      build --target feed_eval
+      exec "$BUILD/bench/feed_eval" "${@:2}"
     fi
     if [ "${1:-}" = "http" ]; then
       # bench http [FLAGS]: Extract over HTTP (POST /v1/extract) against gRPC unary, same vertexd, same
