@@ -19,7 +19,7 @@
 // RegisterSite(blog schema), AddSamplePages(every page but the held-out
 // ones), AnnotateFromFeed(feed_xml, learn = true); then ExtractionEngine on
 // the held-out pages: every fourth entry page of a post the feed does not
-// carry, and every monthly archive page none of whose posts the feed
+// carry, and every second monthly archive page none of whose posts the feed
 // carries.
 //
 // Prints (1) the Table 5 analogue: per blog and field "0A" (a rule learnt
@@ -30,14 +30,19 @@
 // held-out entry pages and on held-out archive pages, values compared after
 // eval::NormalizeForComparison, multi-valued attributes per value.
 //
-// Usage: feed_eval [--small] [--posts N] [--oracle] [--json]
+// Usage: feed_eval [--small] [--posts N] [--oracle [--unique-values]] [--show N] [--json]
+//   --show N  print on stderr the first N mismatched pages per blog, kind
+//             of page and field (extracted against truth)
 //   --small   two blogs (the ctest smoke run)
 //   --oracle  instead of AnnotateFromFeed, a perfect annotator: the
 //             generator's truth on the pages the feed labels (its entry
 //             pages, and the list pages showing a feed item), at most 3
 //             per cluster, through Learn. The learner's upper bound on the
 //             same pages; its Table 5 cells are "L" (learnt) or the
-//             learner's diagnostic code.
+//             learner's diagnostic code. With --unique-values each
+//             distinct value of a page is annotated once (a list page's
+//             authors, dates and categories repeat; Learn refuses values
+//             that resolve to one node twice).
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -110,6 +115,24 @@ struct Counts {
   }
 };
 
+// Mismatches to print (--show N): per field and kind of page, at most N.
+int g_show = 0;
+// --unique-values: the oracle annotates each distinct value of a page once.
+bool g_dedupe = false;
+std::map<std::string, int> g_shown;
+
+void ShowMismatch(const std::string& where, const std::string& field, const std::vector<std::string>& extracted,
+                  const std::vector<std::string>& truth) {
+  if (g_shown[where + field.substr(0, field.find(' '))]++ >= g_show) return;
+  auto cut = [](const std::vector<std::string>& v) {
+    std::vector<std::string> out;
+    for (const std::string& s : v) out.push_back(s.size() > 60 ? s.substr(0, 57) + "..." : s);
+    return absl::StrJoin(out, " | ");
+  };
+  std::fprintf(stderr, "  %s %s:\n    extracted: %s\n    truth:     %s\n", where.c_str(), field.c_str(),
+               cut(extracted).c_str(), cut(truth).c_str());
+}
+
 struct BlogResult {
   std::string name;
   std::string knobs;
@@ -152,9 +175,13 @@ Counts Score(const std::vector<std::string>& extracted, const std::vector<std::s
   return c;
 }
 
-bool HeldOut(const demo::BlogPage& page, int entry_index, const BlogSite& site) {
-  if (page.kind == "entry") return !page.in_feed && entry_index % 4 == 0;
-  if (page.kind != "archive") return false;
+// Held out: every fourth entry page of a post the feed does not carry, and
+// every second monthly archive page none of whose posts the feed carries
+// (the others stay in the sample, so that the list cluster's URL pattern
+// and signature see old months too).
+bool HeldOut(const demo::BlogPage& page, int index, const BlogSite& site) {
+  if (page.kind == "entry") return !page.in_feed && index % 4 == 0;
+  if (page.kind != "archive" || index % 2 != 0) return false;
   for (const demo::BlogPage& p : site.pages) {
     if (!p.in_feed) continue;
     for (const demo::BlogEntryTruth& e : page.entries) {
@@ -197,7 +224,10 @@ std::vector<v1::Annotation> TruthAnnotations(const demo::BlogPage& page) {
     v1::Annotation a;
     a.set_url(page.url);
     a.set_attribute(field);
-    for (const std::string& v : TruthValues(page, field)) a.add_values(v);
+    std::set<std::string> seen;
+    for (const std::string& v : TruthValues(page, field)) {
+      if (g_dedupe ? seen.insert(v).second : true) a.add_values(v);
+    }
     if (a.values().empty()) a.set_absent(true);
     out.push_back(std::move(a));
   }
@@ -236,7 +266,28 @@ absl::Status LearnFromTruth(workflow::LearningApi& learning, const std::string& 
     const std::string cluster = cluster_of.count(p.url) ? cluster_of[p.url] : "";
     if (labelled && !cluster.empty() && chosen[cluster].size() < 3) chosen[cluster].push_back(&p);
   }
+  if (g_show > 0) {
+    for (const v1::PageLocation& l : located.pages()) {
+      if (l.url() == site.pages[0].url) {
+        std::fprintf(stderr, "  %s home page: %s %s (nearest %s, agreement %u)\n", result->name.c_str(),
+                     l.how().c_str(), l.cluster_id().c_str(), l.nearest_cluster().c_str(), l.agreement());
+      }
+    }
+    for (const auto& [cluster, pages] : chosen) {
+      std::fprintf(stderr, "  %s cluster %s: %zu pages annotated, first %s\n", result->name.c_str(), cluster.c_str(),
+                   pages.size(), pages[0]->url.c_str());
+    }
+  }
+  // The home page's cluster first (rule transfer may merge a cluster into
+  // one learnt before it: the other is then skipped).
+  std::vector<std::string> order;
+  const std::string home_cluster = cluster_of[site.pages[0].url];
+  if (chosen.count(home_cluster)) order.push_back(home_cluster);
   for (const auto& [cluster, pages] : chosen) {
+    if (cluster != home_cluster) order.push_back(cluster);
+  }
+  for (const std::string& cluster : order) {
+    const std::vector<const demo::BlogPage*>& pages = chosen[cluster];
     v1::LearnRequest learn;
     learn.set_site(name);
     learn.set_cluster_id(cluster);
@@ -244,10 +295,19 @@ absl::Status LearnFromTruth(workflow::LearningApi& learning, const std::string& 
       for (v1::Annotation& a : TruthAnnotations(*p)) *learn.add_annotations() = std::move(a);
     }
     absl::StatusOr<v1::LearnResponse> learnt = learning.Learn(learn);
-    if (absl::IsNotFound(learnt.status())) continue;  // merged by rule transfer into a cluster learnt before
+    if (absl::IsNotFound(learnt.status())) {  // merged by rule transfer into a cluster learnt before
+      if (g_show > 0)
+        std::fprintf(stderr, "  %s cluster %s: %s\n", result->name.c_str(), cluster.c_str(),
+                     learnt.status().ToString().c_str());
+      continue;
+    }
     VERTEX_RETURN_IF_ERROR(learnt.status());
-    if (cluster != cluster_of[site.pages[0].url]) continue;  // the home page's cluster fills Table 5
+    if (cluster != home_cluster) continue;  // the home page's cluster fills Table 5
     for (const v1::AttributeDiagnostic& d : learnt->diagnostics()) {
+      if (g_show > 0 && !d.learnt()) {
+        std::fprintf(stderr, "  %s cluster %s %s: %s: %s\n", result->name.c_str(), cluster.c_str(),
+                     d.attribute().c_str(), d.code().c_str(), d.message().c_str());
+      }
       result->outcome[d.attribute()] = d.learnt() ? "L" : ShortCode(d.code());
     }
   }
@@ -302,9 +362,9 @@ absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool
 
   std::vector<workflow::ClientPage> sample, held;
   std::vector<const demo::BlogPage*> held_pages;
-  int entry_index = 0;
+  int entry_index = 0, archive_index = 0;
   for (const demo::BlogPage& p : site.pages) {
-    const bool out = HeldOut(p, p.kind == "entry" ? entry_index++ : 0, site);
+    const bool out = HeldOut(p, p.kind == "entry" ? entry_index++ : p.kind == "archive" ? archive_index++ : 0, site);
     (out ? held : sample).push_back({p.file_name, p.url, p.html});
     if (out) held_pages.push_back(&p);
   }
@@ -329,7 +389,16 @@ absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool
       for (const v1::ExtractedAttribute& a : responses[i].record().attributes()) {
         if (a.attribute() == field) values.assign(a.values().begin(), a.values().end());
       }
-      counts[field].Add(Score(values, TruthValues(page, field)));
+      const std::vector<std::string> truth = TruthValues(page, field);
+      const Counts c = Score(values, truth);
+      if (g_show > 0 && (c.correct != c.extracted || c.found != c.truth)) {
+        ShowMismatch(absl::StrCat(result.name, " ", page.kind),
+                     absl::StrCat(field, " ", page.url, " (", page.entries.size(), " entries, ",
+                                  v1::ExtractedRecord::Status_Name(responses[i].record().status()), " ",
+                                  responses[i].record().cluster_id(), ")"),
+                     values, truth);
+      }
+      counts[field].Add(c);
     }
   }
   return result;
@@ -432,6 +501,10 @@ int Main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--small")) {
       small = true;
+    } else if (!std::strcmp(argv[i], "--show") && i + 1 < argc) {
+      g_show = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--unique-values")) {
+      g_dedupe = true;
     } else if (!std::strcmp(argv[i], "--oracle")) {
       oracle = true;
     } else if (!std::strcmp(argv[i], "--json")) {
@@ -439,7 +512,7 @@ int Main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--posts") && i + 1 < argc) {
       posts = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: feed_eval [--small] [--posts N] [--oracle] [--json]\n");
+      std::fprintf(stderr, "usage: feed_eval [--small] [--posts N] [--oracle [--unique-values]] [--show N] [--json]\n");
       return 2;
     }
   }
