@@ -206,9 +206,13 @@ Post MakePost(Rng& rng, const Blog& blog, const LocalTime& t, int id, std::set<s
   Post p;
   p.id = id;
   p.time = t;
+  // Titles are unique in the blog (a title shared by two posts would make
+  // a feed item's title match two entries): drawn again, else numbered.
   p.title = Title(rng, t);
+  for (int tries = 0; tries < 20 && slugs->count(Slugify(p.title)); ++tries) p.title = Title(rng, t);
+  for (int k = 2; slugs->count(Slugify(p.title)); ++k) p.title = absl::StrCat(Title(rng, t), ", Part ", k);
   p.slug = Slugify(p.title);
-  for (int k = 2; !slugs->insert(p.slug).second; ++k) p.slug = absl::StrCat(Slugify(p.title), "-", k);
+  slugs->insert(p.slug);
   p.author = static_cast<int>(rng.Uniform(blog.authors.size()));
   const int categories = static_cast<int>(rng.Range(1, 3));
   for (int c = 0; c < categories; ++c) {

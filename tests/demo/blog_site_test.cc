@@ -318,6 +318,12 @@ TEST(BlogSiteTest, ContentHasTheHardCases) {
     entities += absl::StrContains(p.html, "&rsquo;") || absl::StrContains(p.html, "&nbsp;percent");
     multi += absl::StrContains(e.body, "\u201c") || absl::StrContains(e.body, "\u2013");
   }
+  std::set<std::string> titles;
+  for (const BlogPage& p : site.pages) {
+    if (p.kind == "entry") {
+      EXPECT_TRUE(titles.insert(p.entries[0].title).second) << "title twice: " << p.entries[0].title;
+    }
+  }
   EXPECT_GE(authors.size(), 3u);
   EXPECT_LE(authors.size(), 5u);
   EXPECT_GE(categories.size(), 6u);
