@@ -223,7 +223,7 @@ Post MakePost(Rng& rng, const Blog& blog, const LocalTime& t, int id, std::set<s
   }
   p.paragraphs = Paragraphs(rng, p.slug, p.title);
   p.comments = static_cast<int>(rng.Range(1, 6));
-  p.updated = rng.Bernoulli(0.3);
+  p.updated = rng.Bernoulli(0.3) || id % 5 == 0;  // every fifth at least: each list page shows some
   return p;
 }
 
@@ -261,6 +261,16 @@ Blog MakeBlog(const BlogSiteOptions& options) {
   for (int i = 0; i < options.posts; ++i) {
     if (i > 0) t = NextTime(rng, t, &days);
     blog.posts.push_back(MakePost(rng, blog, t, i + 1, &slugs));
+  }
+  // The newest post shares its day with the one before (so that the home
+  // page always shows a day of two posts), 1-2 hours later.
+  if (blog.posts.size() >= 2) {
+    const LocalTime before = blog.posts[blog.posts.size() - 2].time;
+    LocalTime& last = blog.posts.back().time;
+    if (last.Days() != before.Days() && before.hour <= 21) {
+      last = before;
+      last.hour = before.hour + 1 + static_cast<int>(last.minute % 2);
+    }
   }
   std::reverse(blog.posts.begin(), blog.posts.end());
   return blog;
