@@ -454,6 +454,25 @@ void PrintPr(const std::vector<BlogResult>& results) {
     std::printf("%-12s %9.4f %9.4f %9zu   %9.4f %9.4f %9zu\n", f, entry[f].precision(), entry[f].recall(),
                 entry[f].truth, archive[f].precision(), archive[f].recall(), archive[f].truth);
   }
+  // Recall per template (precision is printed above for all).
+  std::map<std::string, std::map<std::string, Counts>> by_template;
+  for (const BlogResult& r : results) {
+    const std::string t = r.name.substr(r.name.find(' ') + 1);
+    for (const auto& [f, c] : r.entry) by_template[t + " entry"][f].Add(c);
+    for (const auto& [f, c] : r.archive) by_template[t + " archive"][f].Add(c);
+  }
+  std::printf("\nRecall (precision) per template\n%-20s", "");
+  for (const char* f : kFields) std::printf(" %-16s", f);
+  std::printf("\n");
+  for (const auto& [t, counts] : by_template) {
+    std::printf("%-20s", t.c_str());
+    for (const char* f : kFields) {
+      const auto it = counts.find(f);
+      const Counts c = it == counts.end() ? Counts{} : it->second;
+      std::printf(" %.3f (%.3f)    ", c.recall(), c.precision());
+    }
+    std::printf("\n");
+  }
   for (const BlogResult& r : results) {
     if (!r.error.empty()) std::printf("%s: AnnotateFromFeed: %s\n", r.name.c_str(), r.error.c_str());
   }
