@@ -240,6 +240,32 @@ TEST(VertexctlTest, GenDemoListingsWritesPagesTruthAndGazetteers) {
   fs::remove_all(dir);
 }
 
+TEST(VertexctlTest, GenDemoBlogWritesPagesFeedTruthAndSchema) {
+  const fs::path dir = fs::temp_directory_path() / ("vertexctl_blog_" + std::to_string(getpid()));
+  const std::string args =
+      "gen-demo --kind blog --template blogger --feed-format atom1.0 --knob shared-dates --knob partial,noisy "
+      "--posts 30 --seed 2 ";
+  const Result r = RunVertexctl(args + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote a blogger blog (partial+shared-dates+noisy)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("body=4 date=2 link=0 title=6"), std::string::npos) << r.out;
+  size_t pages = 0;
+  for (const auto& e : fs::directory_iterator(dir)) pages += e.path().extension() == ".htm";
+  EXPECT_EQ(CountLines((dir / "truth.jsonl").string()), pages);
+  EXPECT_GE(pages, 30u);
+  const std::string feed = util::ReadFile((dir / "feed.xml").string()).value_or("");
+  EXPECT_NE(feed.find("<feed xmlns=\"http://www.w3.org/2005/Atom\">"), std::string::npos);
+  EXPECT_NE(feed.find("<summary type=\"html\">"), std::string::npos);
+  EXPECT_EQ(util::ReadFile((dir / "schema.json").string()).value_or(""),
+            util::ReadFile(VERTEX_SOURCE_DIR "/deploy/schemas/blog.json").value_or("x"));
+  EXPECT_NE(util::ReadFile((dir / "expected_wtm.json").string()).value_or("").find("\"date\":2"), std::string::npos);
+  // The same command writes the same bytes.
+  const std::string first = util::ReadFile((dir / "0003.htm").string()).value_or("a");
+  ASSERT_EQ(RunVertexctl(args + "--out " + dir.string()).exit_code, 0);
+  EXPECT_EQ(util::ReadFile((dir / "0003.htm").string()).value_or("b"), first);
+  fs::remove_all(dir);
+}
+
 TEST(VertexctlTest, GenDemoListingsRejectsBadFlags) {
   const std::string dir = (fs::temp_directory_path() / ("vertexctl_bad_" + std::to_string(getpid()))).string();
   const struct {
@@ -252,7 +278,13 @@ TEST(VertexctlTest, GenDemoListingsRejectsBadFlags) {
       {"--kind listings --domain used_cars --pages 0 " + dir, "--pages"},
       {"--kind listings --domain used_cars --products 3 " + dir, "--products is a flag of --kind shop"},
       {"--kind listings --domain used_cars a b", "unexpected argument b"},
-      {"--kind blog", "expected shop, listings or lists"},
+      {"--kind tumblr", "expected shop, listings, lists or blog"},
+      {"--kind blog --template geocities " + dir, "unknown blog template 'geocities'"},
+      {"--kind blog --feed-format rss3 " + dir, "--feed-format 'rss3'"},
+      {"--kind blog --knob sparkles " + dir, "unknown blog knob 'sparkles'"},
+      {"--kind blog --posts 0 " + dir, "--posts"},
+      {"--kind blog --pages 3 " + dir, "--pages is not a flag of --kind blog"},
+      {"--template table --out " + dir, "--template is a flag of --kind blog"},
       {"--domain used_cars --out " + dir, "--domain is a flag of --kind listings"},
   };
   for (const auto& c : kCases) {
