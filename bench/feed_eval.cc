@@ -201,8 +201,12 @@ std::string Outcome(const v1::AnnotateFromFeedResponse& r, const std::string& ho
   for (const v1::FeedClusterLearn& c : r.clusters()) {
     if (c.cluster_id() != cluster) continue;
     if (c.outcome() != v1::FeedClusterLearn::ACCEPTED && c.outcome() != v1::FeedClusterLearn::CANDIDATE) break;
+    const std::string learnt = c.outcome() == v1::FeedClusterLearn::ACCEPTED ? "0A" : "0C";
+    for (const v1::AttributeDiagnostic& d : c.learn().diagnostics()) {
+      if (d.attribute() == field && d.learnt()) return learnt;
+    }
     for (const v1::FeedClusterLearn::AttributeCheck& check : c.checks()) {
-      if (check.attribute() == field) return c.outcome() == v1::FeedClusterLearn::ACCEPTED ? "0A" : "0C";
+      if (check.attribute() == field) return learnt;
     }
   }
   std::map<int, int> codes;
