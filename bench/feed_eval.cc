@@ -443,6 +443,10 @@ absl::StatusOr<BlogResult> MatchBlog(const BlogCase& c, int posts, int index) {
     for (const feed::FieldMatch& m : matched.matches) {
       if (m.field != field || m.page_url.empty()) continue;
       m.found ? ++found : ++codes[static_cast<int>(m.wtm_error)];
+      if (!m.found && g_show > 0 && g_shown[result.name + field]++ < g_show) {
+        std::fprintf(stderr, "  %s %s %s: %s (%s)\n", result.name.c_str(), field, m.item_link.c_str(),
+                     feed::WtmErrorName(m.wtm_error), m.how.c_str());
+      }
     }
     int best = 0, most = 0;
     for (const auto& [code, n] : codes) {
