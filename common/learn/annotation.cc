@@ -255,6 +255,46 @@ std::pair<ValueSource, std::vector<PageHits>> ChooseSource(const std::vector<Val
   return {best_source, std::move(best)};
 }
 
+// A value the annotation repeats (two entries of a list by one author)
+// takes the next occurrence of its structure in document order: the n-th
+// "Alice" of the values is the n-th such node on the page, so the values
+// stay in page order and each names its own node. `best` itself when it is
+// unused or no other occurrence is left (more repeats than nodes: the
+// values share it, as before).
+size_t NextUnused(const std::vector<Site>& sites, const std::vector<size_t>& hits, size_t best,
+                  const std::set<size_t>& chosen) {
+  if (!chosen.count(best)) return best;
+  size_t next = best;  // sites are in document order
+  for (size_t i : hits) {
+    if (i > best && (next == best || i < next) && !chosen.count(i) && sites[i].key == sites[best].key &&
+        sites[i].folded == sites[best].folded) {
+      next = i;
+    }
+  }
+  return next;
+}
+
+// Occurrences with the key and text of a chosen site that no value chose
+// (a value the page lists more often than the annotation), each once.
+std::vector<html::Node> RepeatsOf(const std::vector<Site>& sites, const std::vector<std::vector<size_t>>& hits,
+                                  const std::set<size_t>& chosen) {
+  std::set<size_t> out;
+  for (const std::vector<size_t>& value_hits : hits) {
+    for (size_t i : value_hits) {
+      if (chosen.count(i) || out.count(i)) continue;
+      for (size_t c : chosen) {
+        if (sites[i].key == sites[c].key && sites[i].folded == sites[c].folded) {
+          out.insert(i);
+          break;
+        }
+      }
+    }
+  }
+  std::vector<html::Node> nodes;
+  for (size_t i : out) nodes.push_back(sites[i].node);
+  return nodes;
+}
+
 }  // namespace
 
 const char* ValueSourceName(ValueSource source) {
@@ -302,6 +342,7 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
     r.page = annotations[a].page;
     r.source = source;
     const std::vector<Site>& sites = pages[a].sites;
+    std::set<size_t> chosen;  // sites chosen for the annotation's values so far
     for (size_t v = 0; v < annotations[a].values.size(); ++v) {
       const std::vector<size_t>& hits = pages[a].hits[v];
       r.occurrences.push_back(hits.size());
@@ -319,17 +360,14 @@ std::vector<ResolvedAnnotation> ResolveValues(const std::vector<ValueAnnotation>
                                -static_cast<long>(exact_pages_of_key[t.key].size()), nodes_of_key[t.key],
                                std::cref(t.key), t.folded != folded_value, t.folded.size(), i);
       };
-      const size_t best = *std::min_element(hits.begin(), hits.end(),
-                                            [&](size_t x, size_t y) { return rank(x) < rank(y); });
+      size_t best = *std::min_element(hits.begin(), hits.end(),
+                                      [&](size_t x, size_t y) { return rank(x) < rank(y); });
+      best = NextUnused(sites, hits, best, chosen);
+      chosen.insert(best);
       r.nodes.push_back(sites[best].node);
       r.locations.push_back(sites[best].location);
-      for (size_t i : hits) {
-        if (!(sites[i].node == sites[best].node) && sites[i].key == sites[best].key &&
-            sites[i].folded == sites[best].folded) {
-          r.repeats.push_back(sites[i].node);
-        }
-      }
     }
+    r.repeats = RepeatsOf(sites, pages[a].hits, chosen);
     out.push_back(std::move(r));
   }
   return out;
