@@ -216,5 +216,32 @@ TEST(AnnotationTest, OneSourceForAllPages) {
   }
 }
 
+// Regression (issue 15, list pages learnt from a feed): a list's values
+// repeat ("Alice" wrote entries 1, 3 and 4); each repetition names the next
+// node of its structure in page order, never the first one again, and only
+// the occurrences no value took are repeats.
+TEST(AnnotationTest, ARepeatedValueTakesTheNextNodeInPageOrder) {
+  html::Parser parser;
+  html::Page page = parser.Parse(
+      "<html><body><p class=by>Alice</p><ul><li class=a>Alice</li><li class=a>Bob</li><li class=a>Alice</li>"
+      "<li class=a>Alice</li></ul></body></html>", "u").value();
+  const std::vector<ResolvedAnnotation> r = ResolveValues({{&page, {"Alice", "Bob", "Alice"}}});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].nodes.size(), 3u);
+  const std::vector<html::Node> items = [&] {
+    std::vector<html::Node> out;
+    for (html::Node li = page.root(); li; li = li.NextInDocument(page.root())) {
+      if (li.is_element() && li.tag() == "li") out.push_back(li.first_child());
+    }
+    return out;
+  }();
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_TRUE(r[0].nodes[0] == items[0]);
+  EXPECT_TRUE(r[0].nodes[1] == items[1]);
+  EXPECT_TRUE(r[0].nodes[2] == items[2]);
+  ASSERT_EQ(r[0].repeats.size(), 1u);  // the fourth item; the <p> is another structure
+  EXPECT_TRUE(r[0].repeats[0] == items[3]);
+}
+
 }  // namespace
 }  // namespace vertex::learn

@@ -163,6 +163,34 @@ TEST(PartialListTest, ValuesOutOfPageOrderAreRefusedNamingPageAndAttribute) {
   EXPECT_TRUE(LearnRule(Schema(), {Pointers(site), {a}}).ok());
 }
 
+// Regression (issue 15): a list page's partial label repeats a value (two
+// entries by one author: "Ann", "Bo", "Ann"); it is in page order and the
+// repeated value's second node is a positive, not the first one twice.
+TEST(PartialListTest, ARepeatedValueInPageOrderIsAccepted) {
+  const std::vector<std::vector<std::string>> authors = {
+      {"Ann", "Bo", "Ann", "Cy", "Bo", "Dee"}, {"Bo", "Bo", "Ann", "Eve"}, {"Cy", "Ann", "Cy", "Dee", "Ann"}};
+  html::Parser parser;
+  std::vector<html::Page> pages;
+  for (size_t p = 0; p < authors.size(); ++p) {
+    std::string entries;
+    for (const std::string& a : authors[p]) entries += "<div class=entry><h2>Post</h2><span class=by>" + a + "</span></div>";
+    pages.push_back(parser.Parse("<html><body><h1>Blog</h1>" + entries +
+                                     "</body></html>",
+                                 absl::StrCat("http://blog.test/page/", p))
+                        .value());
+  }
+  AttributeAnnotation a;
+  a.page = 0;
+  a.attribute = "feature";
+  a.values = {"Ann", "Bo", "Ann"};
+  a.partial = true;
+  std::vector<const html::Page*> pointers;
+  for (const html::Page& p : pages) pointers.push_back(&p);
+  absl::StatusOr<RuleLearnResult> r = LearnRule(Schema(), {pointers, {a}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (size_t p = 0; p < pages.size(); ++p) EXPECT_EQ(Extract(r->rule, pages[p]), authors[p]) << p << " " << Message(*r);
+}
+
 TEST(PartialListTest, PartialOnASingleValuedAttributeIsRefused) {
   const Site site = MakeSite(4, 7);
   AttributeAnnotation a;
