@@ -64,6 +64,16 @@ bool IsInside(html::Node node, html::Node container) {
   return false;
 }
 
+// The tags from `container` (exclusive) down to `node`, "#text" for a text
+// node: "div/h2/a/#text". Where a node sits in the list's records.
+std::string PathBelow(html::Node node, html::Node container) {
+  std::string out;
+  for (html::Node n = node; n && !(n == container); n = n.parent()) {
+    out.insert(0, std::string(n.is_text() ? std::string_view("#text") : n.tag()) + "/");
+  }
+  return out;
+}
+
 // The candidate nodes of the sample pages of one node type (non-blank text
 // nodes, or elements), whatever the attribute: built once per SampleIndex.
 struct NodeSet {
@@ -701,9 +711,16 @@ void MarkUniverse(const std::vector<ExamplePage>& pages, const XPathLearnOptions
     // One labelled value shows no container (its own node is not the list's):
     // its page's tail stays out of the tie-break.
     if (pages[p].positives.size() < 2) continue;
+    // The tail is what the list's unlabelled records hold: nodes inside the
+    // container at a labelled value's place in its record; the container's
+    // other nodes after the list (a pager's "Older", "« Newer") spill.
     const html::Node container = CommonAncestor(pages[p].positives);
+    std::set<std::string> record_paths;
+    for (html::Node n : pages[p].positives) record_paths.insert(PathBelow(n, container));
     for (size_t i = judged_end; i < u->page_begin[p + 1]; ++i) {
-      if (Test(u->valid, i)) Set(IsInside(u->candidates[i].node(), container) ? &u->tail : &u->spill, i);
+      if (!Test(u->valid, i)) continue;
+      const html::Node n = u->candidates[i].node();
+      Set(IsInside(n, container) && record_paths.count(PathBelow(n, container)) ? &u->tail : &u->spill, i);
     }
   }
 }

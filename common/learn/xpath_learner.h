@@ -9,9 +9,12 @@
 //  4. then (partial list labels, ExamplePage::partial; those nodes are not
 //     judged for precision) the fewest nodes selected past the last labelled
 //     value of the partial pages outside the labelled values' lowest common
-//     ancestor (the list's container), then the most inside it: the list
-//     goes on there and ends where its container does (a page with one
-//     labelled node shows no container and does not count here),
+//     ancestor (the list's container) or inside it at a place no labelled
+//     value has in its record (its tag path below the container differs:
+//     a pager's "« Newer" after a blog's entries), then the most inside it
+//     at a labelled value's place: the list goes on there and ends where
+//     its container does (a page with one labelled node shows no container
+//     and does not count here),
 //  5. then minimum distance (the farthest feature's level),
 // by Apriori-style enumeration: candidate sets of k+1 features are built
 // from k-sets that are still imprecise and not dominated by the best found.
