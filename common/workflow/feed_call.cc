@@ -337,6 +337,11 @@ absl::StatusOr<Judgement> JudgeCandidate(const store::RuleStore& store, const st
     j.reason = "no annotated attribute of the rule to check on the other pages";
   } else if (!j.result.failed.empty()) {
     j.reason = FailedChecks(j.result.checks);
+  } else if (checked.size() < MinCheckedPages(input)) {
+    j.reason = absl::StrCat("the rule reproduced the feed on the ", Pages(checked.size()),
+                            " checked, but a list cluster's rule is accepted only when checked on at least ",
+                            Pages(MinCheckedPages(input)), " it was not learnt from (", Pages(input.pages.size()),
+                            " annotated)");
   } else {
     j.outcome = v1::FeedClusterLearn::ACCEPTED;
     j.reason = absl::StrCat("every attribute checked (", absl::StrJoin(names, ", "), ") reproduced the feed on the ",
@@ -398,7 +403,11 @@ absl::StatusOr<v1::FeedClusterLearn> LearningEngine::LearnClusterFromFeed(const 
   const std::vector<size_t> chosen = FeedLearnOrder(
       input.pages, sc == nullptr ? std::vector<uint32_t>{}
                                  : std::vector<uint32_t>(sc->annotation_order().begin(), sc->annotation_order().end()));
-  const size_t n = FeedLearnCount(chosen.size(), input.learn_pages);
+  const size_t min_checked = MinCheckedPages(input);
+  size_t n = FeedLearnCount(chosen.size(), input.learn_pages);
+  if (input.learn_pages == 0 && n > 1 && chosen.size() - n < min_checked) {
+    n = std::max<size_t>(1, chosen.size() - std::min(chosen.size(), min_checked));  // leave a list's checks
+  }
   std::vector<size_t> learnt(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(n));
   std::vector<size_t> checked(chosen.begin() + static_cast<std::ptrdiff_t>(n), chosen.end());
   std::set<std::string> left_out;
@@ -430,7 +439,7 @@ absl::StatusOr<v1::FeedClusterLearn> LearningEngine::LearnClusterFromFeed(const 
     out.mutable_checks()->Assign(j.result.checks.begin(), j.result.checks.end());
     out.set_reason(j.reason);
     if (j.outcome == v1::FeedClusterLearn::ACCEPTED || j.result.failed.empty() || round >= kMaxRefineRounds ||
-        checked.size() < 2) {
+        checked.size() < min_checked + 1) {
       break;
     }
     learnt.push_back(checked[j.result.failed[0]]);

@@ -72,6 +72,11 @@ size_t FeedLearnCount(size_t annotated, size_t learn_pages) {
   return std::min(want, annotated - 1);
 }
 
+size_t MinCheckedPages(const FeedClusterInput& input) {
+  const bool list = std::any_of(input.pages.begin(), input.pages.end(), [](const FeedAnnotatedPage& p) { return p.list; });
+  return list ? 2 : 1;
+}
+
 std::vector<const feed::FeedItem*> ExpectedFeedItems(const std::string& field, const v1::Annotation& annotation,
                                                      const FeedAnnotatedPage& page) {
   std::vector<const feed::FeedItem*> out;

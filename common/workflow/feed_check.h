@@ -60,6 +60,12 @@ std::vector<size_t> FeedLearnOrder(const std::vector<FeedAnnotatedPage>& pages,
 // most annotated - 1 when there are two or more, so that one checks.
 size_t FeedLearnCount(size_t annotated, size_t learn_pages);
 
+// The pages a candidate must be checked on before it is accepted: 2 for a
+// cluster of list pages (any of its pages a list: a list's rule checked on
+// one page may have passed on a page that shows no pagination or sidebar
+// the rule would also pick), 1 for entry pages.
+size_t MinCheckedPages(const FeedClusterInput& input);
+
 // The feed items the values of `annotation` (for feed field `field`) on
 // `page` stand for, one per value, in page order: each annotated value is
 // given the next item of the page it agrees with (ValueMatchesFeed; the
