@@ -580,6 +580,9 @@ void MonitorCall::Repair(workflow::LearningApi& learning,
     }
     *request.mutable_field_to_attribute() = request_fields_.feed_field_to_attribute();
     request.set_learn(true);
+    // The cluster changed or broke: its current rule's attributes are no
+    // guide to what the repaired one must have.
+    request.set_allow_attribute_loss(true);
     absl::StatusOr<v1::AnnotateFromFeedResponse> annotated = learning.AnnotateFromFeed(request);
     if (!annotated.ok()) {
       feed->add_repair_errors(c->record.cluster_id() + ": " + annotated.status().ToString());

@@ -216,7 +216,7 @@ std::vector<FeedClusterInput> ClusterInputs(const SampleMatch& matched, const fe
                                             const std::vector<PageLocation>& where,
                                             const std::vector<v1::ClusterRecord>& records,
                                             const std::map<std::string, std::string>& field_to_attribute,
-                                            size_t learn_pages) {
+                                            size_t learn_pages, bool allow_attribute_loss) {
   std::map<std::string, std::vector<const feed::FieldMatch*>> matches_of;  // page URL -> its matches
   for (const feed::FieldMatch& m : matched.matches) matches_of[m.page_url].push_back(&m);
   std::map<std::string, FeedClusterInput> by_cluster;
@@ -233,6 +233,7 @@ std::vector<FeedClusterInput> ClusterInputs(const SampleMatch& matched, const fe
     it->second.cluster_id = r.cluster_id();
     for (const auto& [field, attribute] : field_to_attribute) it->second.attribute_field.emplace(attribute, field);
     it->second.learn_pages = learn_pages;
+    it->second.allow_attribute_loss = allow_attribute_loss;
     out.push_back(std::move(it->second));
   }
   return out;
@@ -272,6 +273,7 @@ v1::LearnRequest FeedLearnRequest(const std::string& site, const FeedClusterInpu
   request.set_site(site);
   request.set_cluster_id(input.cluster_id);
   request.set_replace(true);
+  request.set_allow_attribute_loss(input.allow_attribute_loss);
   for (size_t k : learnt) {
     for (const v1::Annotation& a : input.pages[k].annotations) {
       if (!left_out.count(a.attribute())) *request.add_annotations() = a;
@@ -545,7 +547,8 @@ absl::Status LearningEngine::AnnotateLocked(const v1::AnnotateFromFeedRequest& r
   for (const feed::FieldMatch& m : matched.matches) *response->add_matches() = MatchToProto(m);
   if (!request.learn()) return absl::OkStatus();
   for (const FeedClusterInput& input :
-       ClusterInputs(matched, feed, where, records, field_to_attribute, request.learn_pages())) {
+       ClusterInputs(matched, feed, where, records, field_to_attribute, request.learn_pages(),
+                     request.allow_attribute_loss())) {
     VERTEX_ASSIGN_OR_RETURN(*response->add_clusters(), LearnClusterFromFeed(site, schema, input));
   }
   return absl::OkStatus();

@@ -48,6 +48,8 @@ struct FeedClusterInput {
   std::map<std::string, std::string> attribute_field;
   // Pages to learn from (AnnotateFromFeedRequest.learn_pages; 0: 3).
   size_t learn_pages = 3;
+  // AnnotateFromFeedRequest.allow_attribute_loss, passed to Learn.
+  bool allow_attribute_loss = false;
 };
 
 // The positions in `pages` in the order they are chosen to learn from: the

@@ -38,6 +38,7 @@ std::vector<FlagSpec> FeedFlags() {
       {"learn", "", "learn each cluster with annotated pages; accept the rule when it reproduces the feed"},
       {"fetch-missing", "", "fetch the entry pages of feed items not in the sample and add them"},
       {"learn-pages", "N", "annotated pages per cluster the rule is learnt from (default 3)"},
+      {"allow-attribute-loss", "", "with --learn: store a rule even when it lacks an attribute the current rule has"},
       {"map", "FIELD=ATTR", "feed field -> schema attribute (repeatable; default: each field to its namesake)"},
       {"json", "", "print the AnnotateFromFeedResponse as one line of JSON instead of the report"},
   };
@@ -53,7 +54,8 @@ std::vector<FlagSpec> FeedFlags() {
 constexpr char kFeedUsage[] =
     "usage: vertexctl feed annotate --site SITE --feed URL|FILE [--feed-url URL] [--pages DIR]\n"
     "                               [--page URL]... [--learn] [--fetch-missing] [--learn-pages N]\n"
-    "                               [--map FIELD=ATTR]... [--json] (--store DIR | --server HOST:PORT)\n"
+    "                               [--allow-attribute-loss] [--map FIELD=ATTR]... [--json]\n"
+    "                               (--store DIR | --server HOST:PORT)\n"
     "\n"
     "Annotates the site's sample pages from its feed with no editor (WTM's matcher: issue 15).\n"
     "Every feed item's entry page (the sample page whose URL is the item's link) gets title, link,\n"
@@ -65,6 +67,8 @@ constexpr char kFeedUsage[] =
     "cluster's other annotated pages: it becomes the current rule (ACCEPTED) when every attribute\n"
     "checked gives the feed's values on every such page, else it waits as the cluster's candidate\n"
     "(CANDIDATE: vertexctl rules accept|reject SITE CLUSTER); NOT_LEARNT says why nothing was.\n"
+    "A rule without an attribute the cluster's current rule has is refused (NOT_LEARNT) unless\n"
+    "--allow-attribute-loss (what feed monitoring's repair sets after a template change).\n"
     "\n"
     "Prints the feed, then per annotated page its kind, cluster and annotations, a match table\n"
     "(one row per feed item and field: found how on its entry page, or not found with WTM's error\n"
@@ -103,6 +107,7 @@ absl::StatusOr<v1::AnnotateFromFeedRequest> FeedRequestOf(const ParsedArgs& a) {
   }
   request.set_learn(a.Has("learn"));
   request.set_fetch_missing(a.Has("fetch-missing"));
+  request.set_allow_attribute_loss(a.Has("allow-attribute-loss"));
   VERTEX_ASSIGN_OR_RETURN(const int64_t learn_pages, a.Int("learn-pages", 0, 1, 1000));
   request.set_learn_pages(static_cast<uint32_t>(learn_pages));
   const std::string feed = a.String("feed", "");

@@ -68,22 +68,15 @@ TEST(FeedMonitorCli, ARedesignFailsTheFeedTestAndFeedRepairLearnsItAgain) {
   EXPECT_THAT(r.out, HasSubstr("  repair c"));
   EXPECT_THAT(r.out, HasSubstr(" ACCEPTED v"));
   EXPECT_THAT(r.out, Not(HasSubstr("repair failed")));
-  // Known limit: a list cluster's feed-learnt rule has title, date, author
-  // and categories since list pages are learnt whole; a repair whose new
-  // rule lacks one of them is refused by Learn's attribute-loss guard,
-  // which AnnotateFromFeedRequest cannot lift, and says so.
-  const bool loss_refused = r.out.find("set allow_attribute_loss") != std::string::npos;
 
-  // The feed test passes everywhere but where a repair was refused as
-  // above; a cluster still CHANGED is one whose pages show no feed item (no
-  // "feed ID" line): the feed cannot repair it.
+  // The feed test passes everywhere; a cluster still CHANGED is one whose
+  // pages show no feed item (no "feed ID" line): the feed cannot repair it.
   r = Vertexctl("monitor b " + after.dir + Feed(after) + store);
-  if (!loss_refused) EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
-  EXPECT_THAT(r.out, HasSubstr("  feed c0  OK  "));  // the entry cluster, repaired
+  EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
   for (const std::string& line : std::vector<std::string>(absl::StrSplit(r.out, '\n'))) {
     if (line.find("  CHANGED  ") == std::string::npos && line.find("  BROKEN  ") == std::string::npos) continue;
     const std::string id = line.substr(0, line.find(' '));
-    if (!loss_refused) EXPECT_THAT(r.out, Not(HasSubstr("  feed " + id + "  "))) << r.out;
+    EXPECT_THAT(r.out, Not(HasSubstr("  feed " + id + "  "))) << r.out;
   }
   r = Vertexctl("history b" + store);
   EXPECT_EQ(r.exit_code, 0) << r.err;

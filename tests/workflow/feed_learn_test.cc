@@ -233,6 +233,41 @@ INSTANTIATE_TEST_SUITE_P(Templates, FeedLearnTemplateTest,
                                            demo::BlogTemplate::kMovableType, demo::BlogTemplate::kTable),
                          [](const auto& info) { return demo::BlogTemplateName(info.param); });
 
+// A second feed learning that maps away an attribute the current rule has
+// is refused by Learn's attribute-loss guard (NOT_LEARNT, saying so) unless
+// the request allows the loss, as feed monitoring's repair does.
+TEST_F(FeedLearnTest, AttributeLossIsRefusedUnlessAllowed) {
+  const demo::BlogSite blog = Blog(demo::BlogTemplate::kWordPress);
+  StartEngines();
+  Register("b");
+  AddPages("b", blog);
+  absl::StatusOr<v1::AnnotateFromFeedResponse> first = learning_->AnnotateFromFeed(FeedRequest("b", blog, true));
+  ASSERT_TRUE(first.ok()) << first.status();
+  const std::string entry = EntryCluster(*first);
+  ASSERT_FALSE(entry.empty());
+  ASSERT_EQ(ClusterOf(*first, entry)->outcome(), v1::FeedClusterLearn::ACCEPTED);
+
+  // Without author: the new version would lose the current one's author.
+  v1::AnnotateFromFeedRequest without = FeedRequest("b", blog, true);
+  for (const char* field : {"title", "link", "date", "body", "categories"}) {
+    (*without.mutable_field_to_attribute())[field] = field;
+  }
+  absl::StatusOr<v1::AnnotateFromFeedResponse> refused = learning_->AnnotateFromFeed(without);
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  const v1::FeedClusterLearn* c = ClusterOf(*refused, entry);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->outcome(), v1::FeedClusterLearn::NOT_LEARNT) << c->reason();
+  EXPECT_THAT(c->reason(), ::testing::HasSubstr("author"));
+
+  without.set_allow_attribute_loss(true);
+  absl::StatusOr<v1::AnnotateFromFeedResponse> allowed = learning_->AnnotateFromFeed(without);
+  ASSERT_TRUE(allowed.ok()) << allowed.status();
+  c = ClusterOf(*allowed, entry);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(c->outcome(), v1::FeedClusterLearn::NOT_LEARNT) << c->reason();
+  EXPECT_GT(c->version(), 1);
+}
+
 // Without `learn`: annotations and match reports, nothing stored.
 TEST_F(FeedLearnTest, AnnotatesWithoutLearning) {
   const demo::BlogSite blog = Blog(demo::BlogTemplate::kWordPress);
