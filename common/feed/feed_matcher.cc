@@ -42,9 +42,10 @@ int EntryItem(const Feed& feed, const html::Page& page) {
   return -1;
 }
 
-// The fields after title and body, which are placed by the title.
-void MatchRest(const PageIndex& index, const FeedItem& item, size_t region_end, ItemHits* h) {
-  const ItemPlace place{&h->title, &h->body, region_end};
+// The fields after title and body, which are placed by the title and the
+// item's region [region_begin, region_end) (ItemPlace).
+void MatchRest(const PageIndex& index, const FeedItem& item, size_t region_begin, size_t region_end, ItemHits* h) {
+  const ItemPlace place{&h->title, &h->body, region_end, region_begin};
   h->date = MatchDate(index, item, place);
   h->link = MatchLink(index, item, place);
   h->authors = MatchAuthors(index, item, place);
@@ -73,8 +74,23 @@ ItemHits EntryHits(const Feed& feed, const std::vector<FeedText>& texts, const P
   h.item = e;
   h.body = MatchBody(index, texts[e], /*list_page=*/false);
   h.title = MatchTitle(index, feed.items[e], h.body);
-  MatchRest(index, feed.items[e], kNoRank, &h);
+  MatchRest(index, feed.items[e], 0, kNoRank, &h);
   return h;
+}
+
+// The rank just past the last node of `h`'s found hits before `limit`
+// (the next item's title): where the next item's region begins.
+size_t PastLastHit(const ItemHits& h, size_t limit) {
+  size_t past = 0;
+  auto note = [&](const Hit& x) {
+    if (!x.found || x.rank >= limit) return;
+    const size_t last = x.end_rank == kNoRank ? x.rank : std::min(x.end_rank, limit - 1);
+    past = std::max(past, std::max(x.rank, last) + 1);
+  };
+  for (const Hit* x : {&h.title, &h.body, &h.date, &h.link}) note(*x);
+  for (const Hit& x : h.authors) note(x);
+  for (const Hit& x : h.categories) note(x);
+  return past;
 }
 
 // Shared date headers: the items after the first under one date node get
@@ -302,8 +318,9 @@ std::vector<ItemHits> PageItems(const Feed& feed, const std::vector<FeedText>& t
   if (items.size() < 2 || !options.list_pages) return {};
   *kind = PageKind::kList;
   for (size_t k = 0; k < items.size(); ++k) {
+    const size_t begin = k > 0 ? PastLastHit(items[k - 1], items[k].title.rank) : 0;
     const size_t end = k + 1 < items.size() ? items[k + 1].title.rank : kNoRank;
-    MatchRest(index, feed.items[items[k].item], end, &items[k]);
+    MatchRest(index, feed.items[items[k].item], begin, end, &items[k]);
   }
   MarkSharedDates(&items);
   KeepLeadingRun(index, &items, partial);

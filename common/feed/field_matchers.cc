@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -463,13 +465,37 @@ void DateCandidates(const PageIndex& index, const FeedDate& date, const std::vec
   }
 }
 
-// The <time datetime> of the item's day nearest `anchor`, or null.
-const IndexedTime* NearestTime(const PageIndex& index, const FeedDate& date, size_t anchor) {
+// Whether `rank` lies in `place`'s region [region_begin, region_end).
+bool InRegion(size_t rank, const ItemPlace& place) { return rank >= place.region_begin && rank < place.region_end; }
+
+// The title's rank (0 when it is not found): dates are placed by it.
+size_t TitleAnchor(const ItemPlace& place) { return place.title && place.title->found ? place.title->rank : 0; }
+
+// The <time datetime> of the item's day nearest the title inside the
+// item's region, else nearest outside; null when there is none.
+const IndexedTime* NearestTime(const PageIndex& index, const FeedDate& date, const ItemPlace& place) {
   const std::string iso = absl::StrFormat("%04d-%02d-%02d", date.year, date.month, date.day);
+  const size_t anchor = TitleAnchor(place);
+  auto key = [&](const IndexedTime& t) { return std::make_pair(!InRegion(t.rank, place), Distance(t.rank, anchor)); };
   const IndexedTime* best = nullptr;
   for (const IndexedTime& t : index.times()) {
     if (TrimAscii(t.datetime).substr(0, iso.size()) != iso) continue;
-    if (!best || Distance(t.rank, anchor) < Distance(best->rank, anchor)) best = &t;
+    if (!best || key(t) < key(*best)) best = &t;
+  }
+  return best;
+}
+
+// The full-date candidate nearest the title inside the item's region,
+// else nearest outside; the more specific rendering on a tie. Null when
+// there are none.
+const Candidate* NearestDate(const std::vector<Candidate>& full, const ItemPlace& place) {
+  const size_t anchor = TitleAnchor(place);
+  auto key = [&](const Candidate& c) {
+    return std::make_tuple(!InRegion(c.n->rank, place), Distance(c.n->rank, anchor), c.cls);
+  };
+  const Candidate* best = nullptr;
+  for (const Candidate& c : full) {
+    if (!best || key(c) < key(*best)) best = &c;
   }
   return best;
 }
@@ -483,18 +509,8 @@ Hit MatchDate(const PageIndex& index, const FeedItem& item, const ItemPlace& pla
   const std::vector<DateRendering> renderings = RenderDateFormats(*item.date);
   std::vector<Candidate> full, fallback;
   DateCandidates(index, *item.date, renderings, place.body ? *place.body : Hit(), &full, &fallback);
-  // The nearest to the title in document order, either side; the more
-  // specific rendering on a tie.
-  const size_t anchor = place.title && place.title->found ? place.title->rank : 0;
-  const Candidate* best = nullptr;
-  for (const Candidate& c : full) {
-    const size_t d = Distance(c.n->rank, anchor);
-    if (!best || d < Distance(best->n->rank, anchor) || (d == Distance(best->n->rank, anchor) && c.cls < best->cls)) {
-      best = &c;
-    }
-  }
-  if (best) return HitAt(*best->n, best->how, ValueOf(*best));
-  if (const IndexedTime* t = renderings.empty() ? nullptr : NearestTime(index, *item.date, anchor)) {
+  if (const Candidate* best = NearestDate(full, place)) return HitAt(*best->n, best->how, ValueOf(*best));
+  if (const IndexedTime* t = renderings.empty() ? nullptr : NearestTime(index, *item.date, place)) {
     return NodeHit(t->node, t->rank, "<time datetime>", std::string(TrimAscii(t->datetime)));
   }
   if (!fallback.empty()) {

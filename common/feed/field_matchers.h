@@ -52,11 +52,18 @@ FeedText ItemBodyText(const FeedItem& item, html::Parser& parser);
 
 // Where an item's entry sits on the page: its title's rank and, on a list
 // page, the next item's title rank (kNoRank on an entry page); fields
-// outside [title, region_end) are taken only when none is inside.
+// outside [title, region_end) are taken only when none is inside. The
+// date looks first in [region_begin, region_end): on a list page
+// region_begin is just past the previous item's last matched node (0 for
+// the first item and on an entry page), so a date before the title (a
+// date header) or after the body (a footer) is the item's own, and only
+// when the region holds none is the nearest outside taken (a date header
+// shared by the day's entries).
 struct ItemPlace {
   const Hit* title = nullptr;
   const Hit* body = nullptr;
   size_t region_end = kNoRank;
+  size_t region_begin = 0;
 };
 
 // Body: the smallest element containing the feed's text, or the summary

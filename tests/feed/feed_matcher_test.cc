@@ -510,6 +510,45 @@ TEST(FeedMatcherList, BloggerSharedDateHeaders) {
             *html::XPath::Compile("//h2[@class='date-header']/span").value().Select(home));
 }
 
+// Regression: on a Movable-Type-like list each entry shows its own date in
+// its footer, after its body. Two posts of one day: the first's footer date
+// lies nearer the second's title than the second's own footer date does, yet
+// each item takes the date inside its own region (no shared date header).
+TEST(FeedMatcherList, SameDayFooterDatesAreEachEntrysOwn) {
+  Blog blog = testing_blog::ThreePosts();
+  blog.SameDay(0, 1);
+  std::string entries;
+  for (const Post& p : blog.posts) {
+    absl::StrAppend(&entries, "<div class=\"entry\"><h3 class=\"entry-header\">", p.title,
+                    "</h3><div class=\"entry-body\">", p.BodyHtml(), "</div><p class=\"entry-footer\">Posted by ",
+                    p.author, " on <span class=\"posted\">", p.date_text, "</span> | <a href=\"", p.link,
+                    "\">Permalink</a></p></div>");
+  }
+  html::Parser parser;
+  const html::Page home =
+      std::move(parser
+                    .Parse(absl::StrCat("<html><body><div id=\"header\"><h1>Daily Blog</h1></div><div id=\"content\">",
+                                        entries, "</div></body></html>"),
+                           blog.home_url)
+                    .value());
+  const FeedMatchResult r = MatchFeed(blog.feed, {&home});
+  const PageAnnotations* page = PageOf(r, home.url());
+  ASSERT_NE(page, nullptr);
+  EXPECT_EQ(page->kind, PageKind::kList);
+  ASSERT_EQ(page->items, (std::vector<int>{0, 1, 2}));
+  for (int k = 0; k < 3; ++k) {
+    const FieldMatch* date = Report(r, home.url(), blog.posts[k].link, "date");
+    ASSERT_TRUE(date);
+    EXPECT_TRUE(date->found) << k << ": " << date->how;
+    EXPECT_EQ(date->xpath, Only(home, absl::StrCat("//div[@id='content']/div[", k + 1, "]//span[@class='posted']/text()"))) << k;
+  }
+  const v1::Annotation* date = AnnotationOf(*page, "date");
+  ASSERT_NE(date, nullptr);
+  EXPECT_EQ(Values(*date),
+            (std::vector<std::string>{blog.posts[0].date_text, blog.posts[1].date_text, blog.posts[2].date_text}));
+  EXPECT_EQ(blog.posts[0].date_text, blog.posts[1].date_text);
+}
+
 TEST(FeedMatcherList, ReadMoreTruncationAndPartialPage) {
   Blog blog = testing_blog::ThreePosts();
   blog.read_more_words = 25;
