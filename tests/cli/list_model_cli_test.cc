@@ -58,7 +58,7 @@ TEST(ListModelCliTest, GenDemoListsRefusesBadFlags) {
   }
   const VertexctlResult r = Vertexctl("gen-demo --kind tables " + dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("expected shop, listings or lists"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("expected shop, listings, lists or blog"), std::string::npos) << r.err;
 }
 
 // A small generated set for the eval tests, written once.
