@@ -195,7 +195,7 @@ run_demo() {
 }
 
 FUZZ_BUILD="$BUILD-fuzz"
-FUZZ_TARGETS=(page_parse extract schema_json annotations rule_import url_regex robots engine_rpc annotate feed_parse)
+FUZZ_TARGETS=(page_parse extract schema_json annotations rule_import url_regex robots engine_rpc annotate feed_parse feed_match)
 
 # The longest input each fuzz target is given (libFuzzer's -max_len): above
 # its largest seed, small enough to keep executions fast.
