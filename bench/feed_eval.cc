@@ -341,7 +341,8 @@ void AnnotateFromFeed(workflow::LearningApi& learning, const std::string& name, 
   if (!annotated.ok()) result->error = annotated.status().ToString();
 }
 
-absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool oracle) {
+// The blog of grid cell `index` (0-based; seed index + 1, its own host).
+absl::StatusOr<BlogSite> GenerateCase(const BlogCase& c, int posts, int index) {
   demo::BlogSiteOptions o;
   o.templ = c.templ;
   o.feed_format = c.format;
@@ -349,12 +350,23 @@ absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool
   o.seed = static_cast<uint64_t>(index + 1);
   o.host = absl::StrCat("blog", index + 1, ".vertex-demo.test");
   for (const std::string& k : c.knobs) VERTEX_RETURN_IF_ERROR(demo::ApplyBlogKnob(k, &o));
-  VERTEX_ASSIGN_OR_RETURN(const BlogSite site, demo::GenerateBlogSite(o));
+  return demo::GenerateBlogSite(o);
+}
+
+// A result naming the blog, its knobs and feed format, with the paper's
+// expected outcome; the cells are filled in by the caller.
+BlogResult ResultHeader(const BlogCase& c, const BlogSite& site, int index) {
   BlogResult result;
   result.name = absl::StrCat(index + 1, " ", demo::BlogTemplateName(c.templ));
-  result.knobs = demo::BlogKnobsString(o);
+  result.knobs = demo::BlogKnobsString(site.options);
   result.format = feed::FeedFormatName(c.format);
   result.expected = site.expected_wtm;
+  return result;
+}
+
+absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool oracle) {
+  VERTEX_ASSIGN_OR_RETURN(const BlogSite site, GenerateCase(c, posts, index));
+  BlogResult result = ResultHeader(c, site, index);
 
   std::unique_ptr<store::RuleStore> store = store::NewInMemoryStore();
   workflow::ExtractionEngine extraction(store.get(), {});
@@ -418,19 +430,8 @@ absl::StatusOr<BlogResult> RunBlog(const BlogCase& c, int posts, int index, bool
 // The matcher's Table 5 cells of one blog: the feed parsed, the home page
 // matched.
 absl::StatusOr<BlogResult> MatchBlog(const BlogCase& c, int posts, int index) {
-  demo::BlogSiteOptions o;
-  o.templ = c.templ;
-  o.feed_format = c.format;
-  o.posts = posts;
-  o.seed = static_cast<uint64_t>(index + 1);
-  o.host = absl::StrCat("blog", index + 1, ".vertex-demo.test");
-  for (const std::string& k : c.knobs) VERTEX_RETURN_IF_ERROR(demo::ApplyBlogKnob(k, &o));
-  VERTEX_ASSIGN_OR_RETURN(const BlogSite site, demo::GenerateBlogSite(o));
-  BlogResult result;
-  result.name = absl::StrCat(index + 1, " ", demo::BlogTemplateName(c.templ));
-  result.knobs = demo::BlogKnobsString(o);
-  result.format = feed::FeedFormatName(c.format);
-  result.expected = site.expected_wtm;
+  VERTEX_ASSIGN_OR_RETURN(const BlogSite site, GenerateCase(c, posts, index));
+  BlogResult result = ResultHeader(c, site, index);
   feed::FeedParseOptions parse;
   parse.url = site.feed_url;
   VERTEX_ASSIGN_OR_RETURN(const feed::Feed parsed, feed::ParseFeed(site.feed_xml, parse));

@@ -146,6 +146,23 @@ int FullYear(int year, size_t digits) {
   return year;
 }
 
+// "hh:mm[:ss]" into date's hour, minute and second (RFC 822 and RFC 3339
+// write the time of day alike); *with_seconds says whether ":ss" was there.
+bool ParseClock(Scanner& in, FeedDate* date, bool* with_seconds) {
+  std::optional<int> hour = in.Digits(2, 2);
+  if (!hour || !in.Eat(':')) return false;
+  std::optional<int> minute = in.Digits(2, 2);
+  if (!minute) return false;
+  date->hour = *hour;
+  date->minute = *minute;
+  *with_seconds = in.Eat(':');
+  if (!*with_seconds) return true;
+  std::optional<int> second = in.Digits(2, 2);
+  if (!second) return false;
+  date->second = *second;
+  return true;
+}
+
 // "[Wkd,] D Mon YYYY hh:mm[:ss] [zone]"; a missing zone reads as UTC.
 std::optional<FeedDate> ParseRfc822(std::string_view text) {
   Scanner in{text};
@@ -166,17 +183,8 @@ std::optional<FeedDate> ParseRfc822(std::string_view text) {
   date.month = *month;
   date.year = FullYear(*year, in.pos - year_start);
   in.SkipSpace();
-  std::optional<int> hour = in.Digits(2, 2);
-  if (!hour || !in.Eat(':')) return std::nullopt;
-  std::optional<int> minute = in.Digits(2, 2);
-  if (!minute) return std::nullopt;
-  date.hour = *hour;
-  date.minute = *minute;
-  if (in.Eat(':')) {
-    std::optional<int> second = in.Digits(2, 2);
-    if (!second) return std::nullopt;
-    date.second = *second;
-  }
+  bool with_seconds = false;
+  if (!ParseClock(in, &date, &with_seconds)) return std::nullopt;
   in.SkipSpace();
   if (!in.Done()) {
     std::optional<int> offset =
@@ -208,18 +216,9 @@ std::optional<FeedDate> ParseRfc3339(std::string_view text) {
     return date;
   }
   if (!in.Eat('T') && !in.Eat('t') && !in.Eat(' ')) return std::nullopt;
-  std::optional<int> hour = in.Digits(2, 2);
-  if (!hour || !in.Eat(':')) return std::nullopt;
-  std::optional<int> minute = in.Digits(2, 2);
-  if (!minute) return std::nullopt;
-  date.hour = *hour;
-  date.minute = *minute;
-  if (in.Eat(':')) {
-    std::optional<int> second = in.Digits(2, 2);
-    if (!second) return std::nullopt;
-    date.second = *second;
-    if (in.Eat('.') && in.SkipDigits() == 0) return std::nullopt;  // fraction: dropped
-  }
+  bool with_seconds = false;
+  if (!ParseClock(in, &date, &with_seconds)) return std::nullopt;
+  if (with_seconds && in.Eat('.') && in.SkipDigits() == 0) return std::nullopt;  // fraction: dropped
   if (in.Eat('Z') || in.Eat('z') || in.Done()) return in.Done() ? std::optional(date) : std::nullopt;
   std::optional<int> offset = NumericOffset(in, true);
   if (!offset || !in.Done()) return std::nullopt;
